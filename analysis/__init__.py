@@ -1,0 +1,1 @@
+"""Results, analysis runs and reports. The statistics engine is `analysis.ranking`."""

@@ -1,0 +1,1 @@
+"""Ranking and uncertainty engine for challenge results (plain Python, no Django)."""
