@@ -1,0 +1,33 @@
+from django.conf import settings
+from django.db import models
+
+
+class Role(models.TextChoices):
+    """The role a person mainly acts in (permissions are still per object)."""
+
+    ORGANIZER = "organizer", "Organizer"
+    REVIEWER = "reviewer", "Technical reviewer"
+    CLINICAL_REVIEWER = "clinical_reviewer", "Clinical reviewer"
+    CHAIR = "chair", "Chair"
+
+
+class Profile(models.Model):
+    """What the registry needs to know about a person beyond Django's user."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    institution = models.CharField(max_length=300, blank=True)
+    role = models.CharField(max_length=32, choices=Role.choices, default=Role.ORGANIZER)
+    expertise = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="Comma-separated keywords (task category, modality, application).",
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user.get_username()} ({self.get_role_display()})"
+
+    @property
+    def expertise_keywords(self) -> set[str]:
+        return {k.strip().lower() for k in self.expertise.split(",") if k.strip()}

@@ -1,0 +1,1 @@
+"""Results versions and analysis runs (issue: post-challenge reporting)."""

@@ -1,0 +1,13 @@
+"""API-wide behaviour: one error shape for every endpoint."""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def exception_handler(exc, context):
+    """Turn model/service `ValidationError`s into 400s instead of 500s."""
+    if isinstance(exc, DjangoValidationError):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        exc = exceptions.ValidationError(detail)
+    return drf_exception_handler(exc, context)

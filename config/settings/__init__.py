@@ -1,0 +1,1 @@
+"""Settings package: `base` (env-driven, safe demo defaults), `production`, `test`."""

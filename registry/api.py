@@ -1,0 +1,211 @@
+"""REST API v1 for proposals. Thin: parse, call a service, render."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import services
+from .models import Call, Challenge, Task
+from .parameters import PARAMETERS
+from .permissions import challenges_visible_to
+from .selectors import completeness_of
+from .serializers import (
+    AnswerWriteSerializer,
+    ChallengeCreateSerializer,
+    ChallengeSerializer,
+    ChallengeUpdateSerializer,
+    TaskSerializer,
+    TaskWriteSerializer,
+    completeness_data,
+    parameter_data,
+)
+
+
+def visible_challenges(user):
+    return (
+        challenges_visible_to(user)
+        .select_related("call", "owner")
+        .prefetch_related(
+            "co_organizers",
+            "answers",
+            Prefetch("tasks", queryset=Task.objects.prefetch_related("answers")),
+        )
+    )
+
+
+def get_challenge(request: Request, pk: int) -> Challenge:
+    """The challenge if the user may see it; 404 otherwise (no existence leak)."""
+    return get_object_or_404(visible_challenges(request.user), pk=pk)
+
+
+def get_task(request: Request, pk: int) -> Task:
+    task = get_object_or_404(Task.objects.select_related("challenge"), pk=pk)
+    get_challenge(request, task.challenge_id)
+    return task
+
+
+def conflict(message: str, **extra) -> Response:
+    return Response({"detail": message, **extra}, status=status.HTTP_409_CONFLICT)
+
+
+class ParameterList(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="The 53 challenge parameters (Table 4.5 order)")
+    def get(self, request: Request) -> Response:
+        return Response([parameter_data(p) for p in PARAMETERS])
+
+
+class ChallengeList(APIView):
+    @extend_schema(responses=ChallengeSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        challenges = visible_challenges(request.user)
+        return Response(ChallengeSerializer(challenges, many=True).data)
+
+    @extend_schema(request=ChallengeCreateSerializer, responses=ChallengeSerializer)
+    def post(self, request: Request) -> Response:
+        data = ChallengeCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        call = Call.objects.filter(slug=data.validated_data["call"]).first()
+        if call is None:
+            return Response(
+                {"call": [f"No call {data.validated_data['call']!r}."]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        challenge = services.create_challenge(
+            owner=request.user, call=call, name=data.validated_data["name"]
+        )
+        challenge = get_challenge(request, challenge.pk)
+        return Response(ChallengeSerializer(challenge).data, status=201)
+
+
+class ChallengeDetail(APIView):
+    @extend_schema(responses=ChallengeSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(ChallengeSerializer(get_challenge(request, pk)).data)
+
+    @extend_schema(request=ChallengeUpdateSerializer, responses=ChallengeSerializer)
+    def patch(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        data = ChallengeUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.update_challenge(
+            challenge=challenge, actor=request.user, **data.validated_data
+        )
+        return Response(ChallengeSerializer(get_challenge(request, pk)).data)
+
+    def delete(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        try:
+            services.delete_draft(challenge=challenge, actor=request.user)
+        except services.TransitionError as exc:
+            return conflict(str(exc))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TaskList(APIView):
+    @extend_schema(request=TaskWriteSerializer, responses=TaskSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        data = TaskWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        task = services.add_task(
+            challenge=challenge, name=data.validated_data["name"], actor=request.user
+        )
+        return Response(TaskSerializer(task).data, status=201)
+
+
+class TaskDetail(APIView):
+    @extend_schema(responses=TaskSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(TaskSerializer(get_task(request, pk)).data)
+
+    @extend_schema(request=TaskWriteSerializer, responses=TaskSerializer)
+    def patch(self, request: Request, pk: int) -> Response:
+        task = get_task(request, pk)
+        data = TaskWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        task = services.rename_task(
+            task=task, name=data.validated_data["name"], actor=request.user
+        )
+        return Response(TaskSerializer(task).data)
+
+    def delete(self, request: Request, pk: int) -> Response:
+        services.remove_task(task=get_task(request, pk), actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class _AnswerView(APIView):
+    """PUT a value or a not-applicable reason; DELETE clears the answer."""
+
+    def target(self, request: Request, pk: int) -> tuple[Challenge, Task | None]:
+        raise NotImplementedError
+
+    @extend_schema(request=AnswerWriteSerializer)
+    def put(self, request: Request, pk: int, number: int) -> Response:
+        challenge, task = self.target(request, pk)
+        data = AnswerWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        answer = services.answer_parameter(
+            challenge=challenge,
+            task=task,
+            number=number,
+            actor=request.user,
+            value=request.data.get("value"),
+            not_applicable=request.data.get("not_applicable"),
+        )
+        return Response(
+            {
+                "number": answer.number,
+                "task": task.pk if task else None,
+                "value": answer.value,
+                "not_applicable": answer.not_applicable or None,
+            }
+        )
+
+    def delete(self, request: Request, pk: int, number: int) -> Response:
+        challenge, task = self.target(request, pk)
+        services.clear_answer(
+            challenge=challenge, task=task, number=number, actor=request.user
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ChallengeAnswer(_AnswerView):
+    def target(self, request, pk):
+        return get_challenge(request, pk), None
+
+
+class TaskAnswer(_AnswerView):
+    def target(self, request, pk):
+        task = get_task(request, pk)
+        return task.challenge, task
+
+
+class Completeness(APIView):
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(completeness_data(completeness_of(get_challenge(request, pk))))
+
+
+class Submit(APIView):
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        try:
+            challenge = services.submit_challenge(
+                challenge=challenge,
+                actor=request.user,
+                note=str(request.data.get("note", ""))[:5000],
+            )
+        except services.IncompleteError as exc:
+            data = completeness_data(exc.completeness)
+            return conflict(str(exc), **data)
+        except services.TransitionError as exc:
+            return conflict(str(exc))
+        return Response({"id": challenge.pk, "status": challenge.status})

@@ -1,0 +1,27 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("parameters/", api.ParameterList.as_view(), name="parameters"),
+    path("challenges/", api.ChallengeList.as_view(), name="challenges"),
+    path("challenges/<int:pk>/", api.ChallengeDetail.as_view(), name="challenge"),
+    path("challenges/<int:pk>/tasks/", api.TaskList.as_view(), name="tasks"),
+    path(
+        "challenges/<int:pk>/answers/<int:number>/",
+        api.ChallengeAnswer.as_view(),
+        name="challenge-answer",
+    ),
+    path(
+        "challenges/<int:pk>/completeness/",
+        api.Completeness.as_view(),
+        name="completeness",
+    ),
+    path("challenges/<int:pk>/submit/", api.Submit.as_view(), name="submit"),
+    path("tasks/<int:pk>/", api.TaskDetail.as_view(), name="task"),
+    path(
+        "tasks/<int:pk>/answers/<int:number>/",
+        api.TaskAnswer.as_view(),
+        name="task-answer",
+    ),
+]

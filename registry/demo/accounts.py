@@ -1,0 +1,74 @@
+"""Demo call and one account per role (printed by `make demo`)."""
+
+from django.contrib.auth import get_user_model
+
+from accounts.models import Role
+from accounts.services import create_account
+from registry.models import Call
+
+DEMO_CALL = {"slug": "miccai-2027", "title": "MICCAI 2027", "threshold": 90}
+
+# (username, password, role, institution, expertise)
+DEMO_ACCOUNTS = (
+    (
+        "organizer",
+        "demo-organizer-pw",
+        Role.ORGANIZER,
+        "German Cancer Research Center (DKFZ)",
+        "",
+    ),
+    ("coorganizer", "demo-coorganizer-pw", Role.ORGANIZER, "King's College London", ""),
+    (
+        "reviewer1",
+        "demo-reviewer1-pw",
+        Role.REVIEWER,
+        "University of Bern",
+        "segmentation, MRI, CT",
+    ),
+    (
+        "reviewer2",
+        "demo-reviewer2-pw",
+        Role.REVIEWER,
+        "Inria",
+        "detection, endoscopy, video",
+    ),
+    (
+        "clinician",
+        "demo-clinician-pw",
+        Role.CLINICAL_REVIEWER,
+        "University Hospital Heidelberg",
+        "surgery, diagnosis",
+    ),
+    ("chair", "demo-chair-pw", Role.CHAIR, "MICCAI Society", ""),
+)
+
+
+def ensure_demo_call() -> Call:
+    call, _ = Call.objects.get_or_create(
+        slug=DEMO_CALL["slug"],
+        defaults={
+            "title": DEMO_CALL["title"],
+            "completeness_threshold": DEMO_CALL["threshold"],
+        },
+    )
+    return call
+
+
+def ensure_demo_accounts(call: Call) -> dict[str, object]:
+    User = get_user_model()
+    users = {}
+    for username, password, role, institution, expertise in DEMO_ACCOUNTS:
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            user = create_account(
+                username=username,
+                password=password,
+                role=role,
+                email=f"{username}@example.org",
+                institution=institution,
+                expertise=expertise,
+            )
+        if role == Role.CHAIR:
+            call.chairs.add(user)
+        users[username] = user
+    return users

@@ -1,0 +1,160 @@
+"""Calls for challenges, proposals (challenges with tasks) and their answers.
+
+Models stay thin: the workflow lives in `services.py`, reads in `selectors.py`.
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from .enums import ChallengeStatus
+
+
+class Call(models.Model):
+    """A call for challenges of one conference edition, e.g. "MICCAI 2027"."""
+
+    slug = models.SlugField(max_length=60, unique=True)
+    title = models.CharField(max_length=200)
+    submission_deadline = models.DateField(null=True, blank=True)
+    completeness_threshold = models.PositiveSmallIntegerField(
+        default=90,
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+        help_text="Share (%) of the submission parameters needed to submit.",
+    )
+    min_technical_reviewers = models.PositiveSmallIntegerField(default=2)
+    min_clinical_reviewers = models.PositiveSmallIntegerField(default=1)
+    chairs = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="chaired_calls", blank=True
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Challenge(models.Model):
+    """A challenge proposal: challenge-level answers plus one or more tasks."""
+
+    call = models.ForeignKey(Call, on_delete=models.PROTECT, related_name="challenges")
+    name = models.CharField(max_length=300)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="challenges"
+    )
+    co_organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="co_organized_challenges", blank=True
+    )
+    status = models.CharField(
+        max_length=32,
+        choices=ChallengeStatus.choices,
+        default=ChallengeStatus.DRAFT,
+        db_index=True,
+    )
+    revision = models.PositiveIntegerField(
+        default=0, help_text="Number of times the proposal has been submitted."
+    )
+    planning = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Answers to the call's conference-planning questions.",
+    )
+    duplicated_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+        indexes = [models.Index(fields=["call", "status"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Task(models.Model):
+    """A task of a challenge: a dedicated ranking with its own parameters."""
+
+    challenge = models.ForeignKey(
+        Challenge, on_delete=models.CASCADE, related_name="tasks"
+    )
+    name = models.CharField(max_length=200)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["challenge", "name"], name="task_name_unique_in_challenge"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Answer(models.Model):
+    """The answer to one parameter, for the challenge (task is null) or a task."""
+
+    challenge = models.ForeignKey(
+        Challenge, on_delete=models.CASCADE, related_name="answers"
+    )
+    task = models.ForeignKey(
+        Task, null=True, blank=True, on_delete=models.CASCADE, related_name="answers"
+    )
+    number = models.PositiveSmallIntegerField()
+    value = models.JSONField(null=True, blank=True)
+    not_applicable = models.TextField(
+        blank=True,
+        help_text="Reason the parameter does not apply (counts as answered).",
+    )
+    updated = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["task_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["challenge", "number"],
+                condition=Q(task__isnull=True),
+                name="one_challenge_answer_per_parameter",
+            ),
+            models.UniqueConstraint(
+                fields=["task", "number"],
+                condition=Q(task__isnull=False),
+                name="one_task_answer_per_parameter",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenge_id}/{self.task_id or '-'}/{self.number}"
+
+
+class StatusChange(models.Model):
+    """One recorded transition of a proposal (the timeline)."""
+
+    challenge = models.ForeignKey(
+        Challenge, on_delete=models.CASCADE, related_name="status_changes"
+    )
+    from_status = models.CharField(max_length=32, choices=ChallengeStatus.choices)
+    to_status = models.CharField(max_length=32, choices=ChallengeStatus.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.challenge_id}: {self.from_status} → {self.to_status}"

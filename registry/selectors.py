@@ -1,0 +1,21 @@
+"""Reads for the registry."""
+
+from __future__ import annotations
+
+from .completeness import Completeness, StoredAnswer, compute_completeness
+from .models import Challenge
+
+
+def answers_of(challenge: Challenge) -> dict[tuple[int | None, int], StoredAnswer]:
+    return {
+        (a.task_id, a.number): StoredAnswer(a.value, a.not_applicable)
+        for a in challenge.answers.all()
+    }
+
+
+def completeness_of(challenge: Challenge) -> Completeness:
+    return compute_completeness(
+        answers=answers_of(challenge),
+        tasks=[(t.pk, t.name) for t in challenge.tasks.all()],
+        threshold_percent=challenge.call.completeness_threshold,
+    )

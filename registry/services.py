@@ -1,0 +1,381 @@
+"""Writes for the registry. Every change of a proposal goes through here.
+
+Each service validates first, then writes inside one transaction, so a refused
+request changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F, Max
+
+from .completeness import Completeness
+from .enums import ALLOWED_TRANSITIONS, ChallengeStatus
+from .models import Answer, Call, Challenge, StatusChange, Task
+from .parameters import get_parameter
+from .permissions import can_edit_challenge, can_manage_organizers
+from .planning import PLANNING_QUESTIONS
+from .selectors import completeness_of
+
+NAME_PARAMETER = 1
+
+
+class TransitionError(Exception):
+    """An illegal state change; the API answers it with 409."""
+
+
+class IncompleteError(TransitionError):
+    """Submission refused below the call's completeness threshold."""
+
+    def __init__(self, completeness: Completeness):
+        self.completeness = completeness
+        missing = len(completeness.missing_required)
+        super().__init__(
+            f"The proposal is {completeness.submission.percent} % complete; the call "
+            f"needs {completeness.threshold_percent} %. {missing} required "
+            "parameter(s) are missing."
+            + ("" if completeness.has_tasks else " Add at least one task.")
+        )
+
+
+# --- calls -----------------------------------------------------------------
+
+
+@transaction.atomic
+def create_call(
+    *, slug: str, title: str, threshold: int = 90, deadline: dt.date | None = None
+) -> Call:
+    if Call.objects.filter(slug=slug).exists():
+        raise ValidationError(f"slug: a call {slug!r} already exists.")
+    call = Call(
+        slug=slug,
+        title=title,
+        completeness_threshold=threshold,
+        submission_deadline=deadline,
+    )
+    call.full_clean()
+    call.save()
+    return call
+
+
+# --- proposals ---------------------------------------------------------------
+
+
+def _require_edit(actor, challenge: Challenge) -> None:
+    if not can_edit_challenge(actor, challenge):
+        raise PermissionDenied(
+            f"The proposal is {challenge.get_status_display().lower()} and cannot "
+            "be edited by you."
+        )
+
+
+@transaction.atomic
+def create_challenge(*, owner, call: Call, name: str) -> Challenge:
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": "Give the challenge a name."})
+    challenge = Challenge.objects.create(call=call, name=name[:300], owner=owner)
+    Answer.objects.create(
+        challenge=challenge,
+        number=NAME_PARAMETER,
+        value=challenge.name,
+        updated_by=owner,
+    )
+    return challenge
+
+
+@transaction.atomic
+def update_challenge(
+    *,
+    challenge: Challenge,
+    actor,
+    name: str | None = None,
+    planning: dict[str, Any] | None = None,
+) -> Challenge:
+    _require_edit(actor, challenge)
+    if name is not None:
+        answer_parameter(
+            challenge=challenge, number=NAME_PARAMETER, value=name, actor=actor
+        )
+    if planning is not None:
+        challenge.planning = clean_planning(planning)
+        challenge.save(update_fields=["planning", "updated"])
+    challenge.refresh_from_db()
+    return challenge
+
+
+def clean_planning(planning: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(planning, dict):
+        raise ValidationError({"planning": "Expected an object."})
+    by_key = {q.key: q for q in PLANNING_QUESTIONS}
+    unknown = set(planning) - set(by_key)
+    if unknown:
+        raise ValidationError({"planning": f"Unknown questions {sorted(unknown)}."})
+    cleaned: dict[str, Any] = {}
+    for key, value in planning.items():
+        question = by_key[key]
+        if value in (None, ""):
+            continue
+        if question.kind == "integer":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValidationError({f"planning.{key}": "Expected a whole number."})
+        elif question.kind == "choice" and value not in question.choices:
+            raise ValidationError(
+                {f"planning.{key}": f"Expected one of {list(question.choices)}."}
+            )
+        elif question.kind == "text":
+            if not isinstance(value, str):
+                raise ValidationError({f"planning.{key}": "Expected text."})
+            value = value.strip()
+        cleaned[key] = value
+    return cleaned
+
+
+@transaction.atomic
+def answer_parameter(
+    *,
+    challenge: Challenge,
+    number: int,
+    actor,
+    task: Task | None = None,
+    value: Any = None,
+    not_applicable: str | None = None,
+) -> Answer:
+    """Store one answer (a value, or a reason why the parameter does not apply)."""
+    _require_edit(actor, challenge)
+    try:
+        parameter = get_parameter(number)
+    except KeyError as exc:
+        raise ValidationError({"number": str(exc.args[0])}) from None
+    expected = "task" if task is not None else "challenge"
+    if parameter.level != expected:
+        raise ValidationError(
+            {
+                "number": f"Parameter {number} ({parameter.name}) is a "
+                f"{parameter.level}-level parameter, not a {expected}-level one."
+            }
+        )
+    if task is not None and task.challenge_id != challenge.pk:
+        raise ValidationError({"task": "The task belongs to another challenge."})
+    if not_applicable is not None:
+        reason = str(not_applicable).strip()
+        if not parameter.not_applicable_allowed:
+            raise ValidationError(
+                {
+                    "not_applicable": f"Parameter {number} ({parameter.name}) always "
+                    "applies; give a value."
+                }
+            )
+        if not reason:
+            raise ValidationError({"not_applicable": "Say why it does not apply."})
+        cleaned, reason = None, reason[:5000]
+    else:
+        try:
+            cleaned = parameter.clean(value)
+        except ValidationError as exc:
+            raise ValidationError(
+                {
+                    "value": [
+                        f"Parameter {number} ({parameter.name}): {m}"
+                        for m in exc.messages
+                    ]
+                }
+            ) from None
+        reason = ""
+    answer, _ = Answer.objects.update_or_create(
+        challenge=challenge,
+        task=task,
+        number=number,
+        defaults={"value": cleaned, "not_applicable": reason, "updated_by": actor},
+    )
+    if number == NAME_PARAMETER:
+        challenge.name = cleaned
+    challenge.save(update_fields=["name", "updated"])
+    return answer
+
+
+@transaction.atomic
+def clear_answer(
+    *, challenge: Challenge, number: int, actor, task: Task | None = None
+) -> None:
+    _require_edit(actor, challenge)
+    if number == NAME_PARAMETER:
+        raise ValidationError({"number": "The challenge name cannot be cleared."})
+    Answer.objects.filter(challenge=challenge, task=task, number=number).delete()
+    challenge.save(update_fields=["updated"])
+
+
+# --- tasks ------------------------------------------------------------------
+
+
+def _clean_task_name(
+    challenge: Challenge, name: str, *, exclude: int | None = None
+) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": "Give the task a name."})
+    if len(name) > 200:
+        raise ValidationError({"name": "At most 200 characters."})
+    clash = challenge.tasks.filter(name=name).exclude(pk=exclude)
+    if clash.exists():
+        raise ValidationError({"name": f"A task {name!r} already exists."})
+    return name
+
+
+@transaction.atomic
+def add_task(*, challenge: Challenge, name: str, actor) -> Task:
+    _require_edit(actor, challenge)
+    name = _clean_task_name(challenge, name)
+    last = challenge.tasks.aggregate(last=Max("position"))["last"]
+    task = Task.objects.create(
+        challenge=challenge, name=name, position=0 if last is None else last + 1
+    )
+    challenge.save(update_fields=["updated"])
+    return task
+
+
+@transaction.atomic
+def rename_task(*, task: Task, name: str, actor) -> Task:
+    _require_edit(actor, task.challenge)
+    task.name = _clean_task_name(task.challenge, name, exclude=task.pk)
+    task.save(update_fields=["name"])
+    return task
+
+
+@transaction.atomic
+def remove_task(*, task: Task, actor) -> None:
+    _require_edit(actor, task.challenge)
+    challenge = task.challenge
+    task.delete()
+    challenge.save(update_fields=["updated"])
+
+
+@transaction.atomic
+def move_task(*, task: Task, offset: int, actor) -> None:
+    """Move a task up (offset -1) or down (+1) in the order of tasks."""
+    _require_edit(actor, task.challenge)
+    tasks = list(task.challenge.tasks.select_for_update().order_by("position", "id"))
+    index = tasks.index(task)
+    target = max(0, min(len(tasks) - 1, index + offset))
+    tasks.insert(target, tasks.pop(index))
+    for position, item in enumerate(tasks):
+        if item.position != position:
+            Task.objects.filter(pk=item.pk).update(position=position)
+
+
+# --- organizers ---------------------------------------------------------------
+
+
+@transaction.atomic
+def add_co_organizer(*, challenge: Challenge, user, actor) -> None:
+    if not can_manage_organizers(actor, challenge):
+        raise PermissionDenied("Only the proposal's owner can invite co-organizers.")
+    if user.pk == challenge.owner_id:
+        raise ValidationError({"username": "The owner already organizes it."})
+    challenge.co_organizers.add(user)
+
+
+@transaction.atomic
+def remove_co_organizer(*, challenge: Challenge, user, actor) -> None:
+    if not can_manage_organizers(actor, challenge):
+        raise PermissionDenied("Only the proposal's owner can remove co-organizers.")
+    challenge.co_organizers.remove(user)
+
+
+# --- life cycle -----------------------------------------------------------------
+
+
+@transaction.atomic
+def set_challenge_state(
+    challenge: Challenge, new_status: str, *, actor, note: str = ""
+) -> Challenge:
+    """The single funnel for status changes: checks, saves, records history.
+
+    The row is locked so that two simultaneous transitions cannot both succeed.
+    """
+    locked = Challenge.objects.select_for_update().get(pk=challenge.pk)
+    old = locked.status
+    if (old, new_status) not in ALLOWED_TRANSITIONS:
+        raise TransitionError(
+            f"A {ChallengeStatus(old).label.lower()} proposal cannot become "
+            f"{ChallengeStatus(new_status).label.lower()}."
+        )
+    updates = {"status": new_status}
+    if new_status == ChallengeStatus.SUBMITTED:
+        updates["revision"] = F("revision") + 1
+    Challenge.objects.filter(pk=locked.pk).update(**updates)
+    StatusChange.objects.create(
+        challenge=locked,
+        from_status=old,
+        to_status=new_status,
+        actor=actor,
+        note=note,
+    )
+    challenge.refresh_from_db()
+    return challenge
+
+
+@transaction.atomic
+def submit_challenge(*, challenge: Challenge, actor, note: str = "") -> Challenge:
+    """Submit a draft (or a revision) if it meets the call's threshold."""
+    if not can_edit_challenge(actor, challenge):
+        raise PermissionDenied("Only organizers can submit their proposal.")
+    completeness = completeness_of(challenge)
+    if not completeness.can_submit:
+        raise IncompleteError(completeness)
+    return set_challenge_state(
+        challenge, ChallengeStatus.SUBMITTED, actor=actor, note=note
+    )
+
+
+@transaction.atomic
+def withdraw_challenge(*, challenge: Challenge, actor, note: str = "") -> Challenge:
+    if not can_manage_organizers(actor, challenge):
+        raise PermissionDenied("Only the proposal's owner can withdraw it.")
+    return set_challenge_state(
+        challenge, ChallengeStatus.WITHDRAWN, actor=actor, note=note
+    )
+
+
+@transaction.atomic
+def delete_draft(*, challenge: Challenge, actor) -> None:
+    if not can_manage_organizers(actor, challenge):
+        raise PermissionDenied("Only the proposal's owner can delete it.")
+    if challenge.status != ChallengeStatus.DRAFT:
+        raise TransitionError("Only drafts can be deleted; withdraw it instead.")
+    challenge.delete()
+
+
+@transaction.atomic
+def duplicate_challenge(
+    *, challenge: Challenge, actor, name: str | None = None
+) -> Challenge:
+    """A new draft owned by `actor` with the same tasks and answers."""
+    copy = create_challenge(
+        owner=actor, call=challenge.call, name=name or f"Copy of {challenge.name}"
+    )
+    copy.planning = dict(challenge.planning)
+    copy.duplicated_from = challenge
+    copy.save(update_fields=["planning", "duplicated_from"])
+    task_map = {
+        task.pk: Task.objects.create(
+            challenge=copy, name=task.name, position=task.position
+        )
+        for task in challenge.tasks.all()
+    }
+    Answer.objects.bulk_create(
+        Answer(
+            challenge=copy,
+            task=task_map.get(a.task_id),
+            number=a.number,
+            value=a.value,
+            not_applicable=a.not_applicable,
+            updated_by=actor,
+        )
+        for a in challenge.answers.exclude(task=None, number=NAME_PARAMETER)
+    )
+    return copy

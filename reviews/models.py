@@ -1,0 +1,1 @@
+"""Reviewer assignments, reviews and decisions (issue: peer review)."""

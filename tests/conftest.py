@@ -1,0 +1,25 @@
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import CallFactory, UserFactory
+
+
+@pytest.fixture
+def organizer(db):
+    return UserFactory(username="olga")
+
+
+@pytest.fixture
+def call(db):
+    return CallFactory(slug="miccai-2027", title="MICCAI 2027")
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def organizer_api(api, organizer):
+    api.force_authenticate(organizer)
+    return api

@@ -1,0 +1,125 @@
+import csv
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from registry.parameters import GROUPS, PARAMETERS, get_parameter
+
+REFERENCE = (
+    Path(__file__).resolve().parents[3] / "shared/reference/bias_parameters_53.tsv"
+)
+
+
+def reference_rows():
+    with REFERENCE.open() as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def test_catalogue_matches_reference_table():
+    rows = reference_rows()
+    assert [
+        (p.number, p.group, p.name, p.required_for_submission) for p in PARAMETERS
+    ] == [
+        (int(r["no"]), r["group"], r["parameter"], r["in_submission_system"] == "yes")
+        for r in rows
+    ]
+
+
+def test_catalogue_requires_forty_parameters_for_submission():
+    assert sum(p.required_for_submission for p in PARAMETERS) == 40
+
+
+def test_groups_keep_table_order():
+    assert GROUPS[0] == "Challenge organization"
+    assert GROUPS[-1] == "Challenge outcome"
+    assert len(GROUPS) == 7
+
+
+@pytest.mark.parametrize("parameter", PARAMETERS, ids=lambda p: p.key)
+def test_example_value_is_accepted_and_stable(parameter):
+    cleaned = parameter.clean(parameter.example_value)
+    assert parameter.clean(cleaned) == cleaned
+    assert parameter.is_filled(cleaned)
+    assert parameter.to_text(cleaned)
+
+
+def test_unknown_parameter_number_names_the_range():
+    with pytest.raises(KeyError, match="1–53"):
+        get_parameter(54)
+
+
+@pytest.mark.parametrize(
+    ("number", "value", "message"),
+    [
+        (2, "not a url", "not an http"),
+        (4, {"choice": "sometimes"}, "is not one of"),
+        (4, {"choice": "other"}, "details: must not be empty"),
+        (38, {"count": -1}, "whole number"),
+        (38, {"count": True}, "whole number"),
+        (6, {"events": [{"date": "2027-13-01", "event": "x"}]}, "YYYY-MM-DD"),
+        (44, {"metrics": [{"name": "DSC"}]}, "higher_is_better"),
+        (
+            44,
+            {
+                "metrics": [
+                    {
+                        "name": "DSC",
+                        "higher_is_better": True,
+                        "lower_bound": 1,
+                        "upper_bound": 0,
+                    }
+                ]
+            },
+            "exceeds",
+        ),
+        (
+            44,
+            {
+                "metrics": [
+                    {"name": "DSC", "higher_is_better": True},
+                    {"name": "DSC", "higher_is_better": True},
+                ]
+            },
+            "twice",
+        ),
+        (
+            3,
+            {"institutions": ["A"], "contact": {"name": "B", "email": "nope"}},
+            "not valid",
+        ),
+        (17, {"choices": []}, "at least one"),
+        (5, 42, "expected text"),
+        (44, {"metrics": [], "colour": 1}, "unknown keys"),
+    ],
+)
+def test_invalid_values_are_refused_with_specific_message(number, value, message):
+    with pytest.raises(ValidationError, match=message):
+        get_parameter(number).clean(value)
+
+
+def test_metrics_keep_structure():
+    value = get_parameter(44).clean(
+        {"metrics": [{"name": "HD95", "higher_is_better": False, "worst_value": 373}]}
+    )
+    assert value["metrics"] == [
+        {
+            "name": "HD95",
+            "higher_is_better": False,
+            "worst_value": 373,
+            "lower_bound": None,
+            "upper_bound": None,
+        }
+    ]
+
+
+def test_schedule_events_are_sorted_by_date():
+    value = get_parameter(6).clean(
+        {
+            "events": [
+                {"date": "2027-09-01", "event": "Results"},
+                {"date": "2027-04-01", "event": "Training data"},
+            ]
+        }
+    )
+    assert [e["event"] for e in value["events"]] == ["Training data", "Results"]
