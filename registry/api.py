@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -58,7 +59,10 @@ def conflict(message: str, **extra) -> Response:
 class ParameterList(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="The 53 challenge parameters (Table 4.5 order)")
+    @extend_schema(
+        summary="The 53 challenge parameters (Table 4.5 order)",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request) -> Response:
         return Response([parameter_data(p) for p in PARAMETERS])
 
@@ -101,6 +105,7 @@ class ChallengeDetail(APIView):
         )
         return Response(ChallengeSerializer(get_challenge(request, pk)).data)
 
+    @extend_schema(responses={204: None, 409: OpenApiTypes.OBJECT})
     def delete(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         try:
@@ -137,6 +142,7 @@ class TaskDetail(APIView):
         )
         return Response(TaskSerializer(task).data)
 
+    @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:
         services.remove_task(task=get_task(request, pk), actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -148,7 +154,7 @@ class _AnswerView(APIView):
     def target(self, request: Request, pk: int) -> tuple[Challenge, Task | None]:
         raise NotImplementedError
 
-    @extend_schema(request=AnswerWriteSerializer)
+    @extend_schema(request=AnswerWriteSerializer, responses=OpenApiTypes.OBJECT)
     def put(self, request: Request, pk: int, number: int) -> Response:
         challenge, task = self.target(request, pk)
         data = AnswerWriteSerializer(data=request.data)
@@ -170,6 +176,7 @@ class _AnswerView(APIView):
             }
         )
 
+    @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int, number: int) -> Response:
         challenge, task = self.target(request, pk)
         services.clear_answer(
@@ -190,11 +197,15 @@ class TaskAnswer(_AnswerView):
 
 
 class Completeness(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, pk: int) -> Response:
         return Response(completeness_data(completeness_of(get_challenge(request, pk))))
 
 
 class Submit(APIView):
+    @extend_schema(
+        request=None, responses={200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}
+    )
     def post(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         try:
