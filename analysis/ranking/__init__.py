@@ -1,1 +1,66 @@
-"""Ranking and uncertainty engine for challenge results (plain Python, no Django)."""
+"""Ranking and uncertainty engine for challenge results (plain Python, no Django).
+
+The public API follows the contract in ``shared/reference/ranking-scheme.md``:
+read and validate a results table, parse a ranking scheme, run the analysis.
+The building blocks (ranking methods, Wilcoxon tests, bootstrap, Kendall's τ)
+are exposed for the registry's previews and for tests.
+"""
+
+from ._core import MissingResultsError
+from ._validation import ResultsError, RowError, read_results, validate_results
+from .aggregate import aggregate_then_rank, case_ranks, rank_then_aggregate
+from .audit import audit_task, withheld_ranks
+from .bootstrap import (
+    compare_rankings,
+    kendall_tau_b,
+    spearman_distance,
+    spearman_footrule,
+    summarise_resamples,
+)
+from .results import (
+    BootstrapResult,
+    RankingComparison,
+    RankingResult,
+    SignificanceResult,
+)
+from .run import AnalysisResult, run_analysis
+from .scheme import Scheme, SchemeError, describe_scheme, parse_scheme, scheme_to_dict
+from .significance import (
+    adjust_pvalues,
+    pairwise_wilcoxon,
+    significance_map,
+    significance_ranking,
+)
+
+__all__ = [
+    "AnalysisResult",
+    "BootstrapResult",
+    "MissingResultsError",
+    "RankingComparison",
+    "RankingResult",
+    "ResultsError",
+    "RowError",
+    "Scheme",
+    "SchemeError",
+    "SignificanceResult",
+    "adjust_pvalues",
+    "aggregate_then_rank",
+    "audit_task",
+    "case_ranks",
+    "compare_rankings",
+    "describe_scheme",
+    "kendall_tau_b",
+    "pairwise_wilcoxon",
+    "parse_scheme",
+    "rank_then_aggregate",
+    "read_results",
+    "run_analysis",
+    "scheme_to_dict",
+    "significance_map",
+    "significance_ranking",
+    "spearman_distance",
+    "spearman_footrule",
+    "summarise_resamples",
+    "validate_results",
+    "withheld_ranks",
+]

@@ -1,0 +1,255 @@
+"""From a validated results table and a scheme to (cases x algorithms)
+matrices, and from matrices plus case counts to task rankings.
+
+Every ranking below takes an optional (samples x cases) counts matrix so the
+same code ranks the full data (``counts=None``), bootstrap samples and
+leave-one-case-out samples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from ._ranks import average_ranks, rank_rows
+from .aggregate import aggregate_scores, case_ranks
+from .scheme import Scheme
+from .significance import significance_scores
+
+__all__ = ["MatrixRule", "MissingResultsError", "TaskData", "build_tasks"]
+
+_TEST_CHUNK = 2_000_000
+
+
+class MissingResultsError(ValueError):
+    """Results are missing and the scheme has no rule for them."""
+
+    def __init__(self, affected: dict[str, list[str]]):
+        self.affected = affected
+        parts = [
+            f"task {task!r}: {', '.join(repr(a) for a in algs)}"
+            for task, algs in sorted(affected.items())
+        ]
+        algorithms = sorted({a for algs in affected.values() for a in algs})
+        super().__init__(
+            "missing results but the scheme has no 'missing' rule; affected "
+            f"algorithms: {', '.join(algorithms)} ({'; '.join(parts)})"
+        )
+
+
+@dataclass(frozen=True)
+class MatrixRule:
+    """How one (cases x algorithms) matrix of one metric is ranked."""
+
+    method: str
+    q: float | None
+    ties: str
+    higher_is_better: bool
+    policy: str | None
+    alpha: float
+    p_adjust: str
+    test_method: str
+
+    @classmethod
+    def from_scheme(cls, scheme: Scheme, metric: str) -> MatrixRule:
+        return cls(
+            method=scheme.method,
+            q=scheme.aggregate_q,
+            ties=scheme.ties,
+            higher_is_better=scheme.higher_is_better[metric],
+            policy=None if scheme.missing is None else scheme.missing.policy,
+            alpha=scheme.test.alpha,
+            p_adjust=scheme.test.p_adjust,
+            test_method=scheme.test.method,
+        )
+
+    def with_(self, **changes: object) -> MatrixRule:
+        return replace(self, **changes)
+
+
+def rank_matrix(
+    x: np.ndarray, counts: np.ndarray | None, rule: MatrixRule
+) -> tuple[np.ndarray, np.ndarray]:
+    """Ranks and scores of one matrix: shapes (m,) or (B, m) with counts."""
+    if rule.method == "aggregate_then_rank":
+        scores = aggregate_scores(x, counts, q=rule.q)
+        ranks = rank_rows(
+            scores, ties=rule.ties, higher_is_better=rule.higher_is_better
+        )
+        return ranks, scores
+    if rule.method == "rank_then_aggregate":
+        policy = "last_rank" if rule.policy == "last_rank" else "ignore"
+        per_case = case_ranks(
+            x, ties=rule.ties, higher_is_better=rule.higher_is_better, missing=policy
+        )
+        scores = aggregate_scores(per_case, counts, q=rule.q)
+        return rank_rows(scores, ties=rule.ties, higher_is_better=False), scores
+    if rule.method == "test_then_rank":
+        kwargs = {
+            "alpha": rule.alpha,
+            "p_adjust": rule.p_adjust,
+            "method": rule.test_method,
+            "higher_is_better": rule.higher_is_better,
+        }
+        if counts is None:
+            scores = significance_scores(x, None, **kwargs)
+        else:
+            m = x.shape[1]
+            step = max(1, _TEST_CHUNK // max(1, m * m))
+            scores = np.concatenate(
+                [
+                    significance_scores(x, counts[s : s + step], **kwargs)
+                    for s in range(0, counts.shape[0], step)
+                ],
+                axis=0,
+            )
+        return rank_rows(scores, ties=rule.ties, higher_is_better=True), scores
+    raise ValueError(f"unknown method {rule.method!r}")
+
+
+def combine_ranks(
+    rank_list: list[np.ndarray], *, average_ties: bool, ties: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Average several rankings (targets, metrics or tasks) and rank the means."""
+    parts = [average_ranks(r) if average_ties else r for r in rank_list]
+    scores = np.mean(np.stack(parts, axis=0), axis=0)
+    return rank_rows(scores, ties=ties, higher_is_better=False), scores
+
+
+@dataclass
+class TaskData:
+    """The matrices of one task.
+
+    ``values[metric][target]`` is an (n_cases x m) float matrix after the
+    ``value`` policy (NaN where a result stays missing); rows follow
+    ``cases`` and columns ``algorithms`` (both sorted). ``raw`` keeps the
+    matrices before any substitution (for the audit).
+    """
+
+    name: str
+    cases: list[str]
+    algorithms: list[str]
+    targets: list[str]
+    values: dict[str, dict[str, np.ndarray]]
+    raw: dict[str, dict[str, np.ndarray]]
+
+    @property
+    def has_targets(self) -> bool:
+        return self.targets != [""]
+
+
+def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
+    """Split a validated results table into per-task matrices.
+
+    Raises
+    ------
+    ValueError
+        A metric of the scheme has no row in the results.
+    MissingResultsError
+        Results are missing and the scheme has no missing rule.
+    """
+    known = set(frame["metric"].unique())
+    for metric in scheme.metrics:
+        if metric not in known:
+            raise ValueError(
+                f"metric {metric!r} of the scheme has no row in the results"
+            )
+    tasks: list[TaskData] = []
+    affected: dict[str, set[str]] = {}
+    for task_name in sorted(frame["task"].unique()):
+        rows = frame[frame["task"] == task_name]
+        cases = sorted(rows["case"].unique())
+        algorithms = sorted(rows["algorithm"].unique())
+        sub = rows[rows["metric"].isin(scheme.metrics)]
+        targets = sorted(sub["target"].unique()) or [""]
+        case_code = np.searchsorted(
+            np.asarray(cases, dtype=object), sub["case"].to_numpy()
+        )
+        alg_code = np.searchsorted(
+            np.asarray(algorithms, dtype=object), sub["algorithm"].to_numpy()
+        )
+        metric_col = sub["metric"].to_numpy()
+        target_col = sub["target"].to_numpy()
+        value_col = sub["value"].to_numpy(dtype=np.float64)
+        values: dict[str, dict[str, np.ndarray]] = {}
+        raw: dict[str, dict[str, np.ndarray]] = {}
+        for metric in scheme.metrics:
+            values[metric], raw[metric] = {}, {}
+            for target in targets:
+                sel = (metric_col == metric) & (target_col == target)
+                x = np.full((len(cases), len(algorithms)), np.nan)
+                x[case_code[sel], alg_code[sel]] = value_col[sel]
+                raw[metric][target] = x
+                missing = np.isnan(x)
+                if missing.any():
+                    if scheme.missing is None:
+                        cols = np.flatnonzero(missing.any(axis=0))
+                        affected.setdefault(task_name, set()).update(
+                            algorithms[j] for j in cols
+                        )
+                    elif scheme.missing.policy == "value":
+                        assert scheme.missing.value is not None
+                        x = np.where(missing, scheme.missing.value[metric], x)
+                values[metric][target] = x
+        tasks.append(
+            TaskData(
+                name=str(task_name),
+                cases=[str(c) for c in cases],
+                algorithms=[str(a) for a in algorithms],
+                targets=[str(t) for t in targets],
+                values=values,
+                raw=raw,
+            )
+        )
+    if affected:
+        raise MissingResultsError({t: sorted(a) for t, a in affected.items()})
+    return tasks
+
+
+def metric_task_ranking(
+    task: TaskData,
+    metric: str,
+    rule: MatrixRule,
+    counts: np.ndarray | None,
+    *,
+    targets_rule: str,
+    values: dict[str, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """Task ranking for one metric; targets combined by ``targets_rule``.
+
+    Returns task ranks, task scores and {target: (ranks, scores)}.
+    """
+    mats = values if values is not None else task.values[metric]
+    per_target = {t: rank_matrix(mats[t], counts, rule) for t in task.targets}
+    if not task.has_targets:
+        ranks, scores = per_target[""]
+        return ranks, scores, {}
+    ranks, scores = combine_ranks(
+        [per_target[t][0] for t in task.targets],
+        average_ties=targets_rule == "mean_average_rank",
+        ties=rule.ties,
+    )
+    return ranks, scores, per_target
+
+
+def key_task_ranking(
+    task: TaskData,
+    scheme: Scheme,
+    key: str,
+    counts: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """Task ranking for a ranking key: a metric, or ``"combined"``."""
+    if key != "combined" or scheme.combine is None:
+        rule = MatrixRule.from_scheme(scheme, key)
+        return metric_task_ranking(task, key, rule, counts, targets_rule=scheme.targets)
+    rank_list = []
+    for metric in scheme.metrics:
+        rule = MatrixRule.from_scheme(scheme, metric)
+        ranks, _, _ = metric_task_ranking(
+            task, metric, rule, counts, targets_rule=scheme.targets
+        )
+        rank_list.append(ranks)
+    ranks, scores = combine_ranks(rank_list, average_ties=False, ties=scheme.ties)
+    return ranks, scores, {}

@@ -1,0 +1,229 @@
+"""Aggregate-then-rank and rank-then-aggregate (seed 000 "Ranking methods";
+seed 004 Appendix A.2, Algorithms 1 and 2).
+
+Values come as a (cases x algorithms) matrix in which NaN marks a missing
+result that the missing policy left missing (``ignore``/``last_rank``).
+Bootstrap samples are expressed as a (samples x cases) matrix of *counts*
+(how often each case was drawn), so one code path serves the full data, the
+bootstrap and leave-one-case-out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ranks import rank_rows
+from .results import RankingResult
+
+__all__ = [
+    "aggregate_scores",
+    "aggregate_then_rank",
+    "case_ranks",
+    "rank_then_aggregate",
+]
+
+_CHUNK_ELEMENTS = 4_000_000
+
+
+def _check_values(values: np.ndarray) -> np.ndarray:
+    x = np.asarray(values, dtype=np.float64)
+    if x.ndim != 2:
+        raise ValueError("values must be a (cases x algorithms) matrix")
+    if np.isinf(x).any():
+        raise ValueError("values must be finite (NaN marks a missing result)")
+    return x
+
+
+def _quantile_of(
+    q: float | None, aggregate: str, quantile: float | None
+) -> float | None:
+    if q is not None:
+        return q
+    if aggregate == "mean":
+        if quantile is not None:
+            raise ValueError("quantile given with aggregate='mean'")
+        return None
+    if aggregate == "median":
+        return 0.5
+    if aggregate == "quantile":
+        if quantile is None or not 0 <= quantile <= 1:
+            raise ValueError("aggregate='quantile' needs 0 ≤ quantile ≤ 1")
+        return float(quantile)
+    raise ValueError(f"unknown aggregate {aggregate!r}")
+
+
+def aggregate_scores(
+    values: np.ndarray, counts: np.ndarray | None = None, *, q: float | None = None
+) -> np.ndarray:
+    """Aggregate each column over cases, ignoring NaN.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n, m)
+        Values (or per-case ranks); NaN is left out.
+    counts : ndarray, shape (B, n), optional
+        Case multiplicities of B resamples; ``None`` means the data once.
+    q : float or None
+        ``None`` for the mean, else the quantile (type 7, linear
+        interpolation, numpy's default).
+
+    Returns
+    -------
+    ndarray, shape (m,) without counts, (B, m) with counts
+        NaN where a column has no value.
+    """
+    x = np.asarray(values, dtype=np.float64)
+    present = ~np.isnan(x)
+    _n, m = x.shape
+    if counts is None:
+        out = np.full(m, np.nan)
+        if q is None:
+            total = np.where(present, x, 0.0).sum(axis=0)
+            k = present.sum(axis=0)
+            np.divide(total, k, out=out, where=k > 0)
+        else:
+            for j in range(m):
+                col = x[present[:, j], j]
+                if col.size:
+                    out[j] = np.quantile(col, q)
+        return out
+    w = np.asarray(counts, dtype=np.float64)
+    if q is None:
+        num = w @ np.where(present, x, 0.0)
+        den = w @ present.astype(np.float64)
+        out = np.full(num.shape, np.nan)
+        np.divide(num, den, out=out, where=den > 0)
+        return out
+    return _weighted_quantile(x, present, np.asarray(counts, dtype=np.int64), q)
+
+
+def _weighted_quantile(
+    x: np.ndarray, present: np.ndarray, counts: np.ndarray, q: float
+) -> np.ndarray:
+    """Type-7 quantile of each column, each case repeated ``counts[b, i]`` times."""
+    n_samples, n = counts.shape
+    m = x.shape[1]
+    out = np.full((n_samples, m), np.nan)
+    step = max(1, _CHUNK_ELEMENTS // max(1, n))
+    for j in range(m):
+        rows = np.flatnonzero(present[:, j])
+        if rows.size == 0:
+            continue
+        order = rows[np.argsort(x[rows, j], kind="stable")]
+        v = x[order, j]
+        for start in range(0, n_samples, step):
+            c = counts[start : start + step][:, order]
+            cum = np.cumsum(c, axis=1)
+            total = cum[:, -1]
+            ok = total > 0
+            h = (np.maximum(total, 1) - 1) * q
+            lo = np.floor(h)
+            frac = h - lo
+            lo_i = lo.astype(np.int64)
+            hi_i = np.minimum(lo_i + 1, np.maximum(total - 1, 0))
+            pos_lo = np.minimum((cum <= lo_i[:, None]).sum(axis=1), v.size - 1)
+            pos_hi = np.minimum((cum <= hi_i[:, None]).sum(axis=1), v.size - 1)
+            a, b = v[pos_lo], v[pos_hi]
+            res = a + frac * (b - a)
+            out[start : start + step, j] = np.where(ok, res, np.nan)
+    return out
+
+
+def case_ranks(
+    values: np.ndarray,
+    *,
+    ties: str = "min",
+    higher_is_better: bool = True,
+    missing: str = "ignore",
+) -> np.ndarray:
+    """Rank the algorithms within every case (rows of ``values``).
+
+    Parameters
+    ----------
+    values : ndarray, shape (n, m)
+        NaN marks a missing result.
+    ties, higher_is_better
+        As in :func:`rank_then_aggregate`.
+    missing : {"ignore", "last_rank"}
+        ``ignore``: missing results get no rank (NaN) and present ones are
+        ranked among themselves; ``last_rank``: a missing result ranks below
+        every present one, missing results tying under ``ties`` (contract §2:
+        with ``min``, two tied present results and one missing give 1, 1, 3).
+
+    Returns
+    -------
+    ndarray, shape (n, m)
+    """
+    x = _check_values(values)
+    ranks = rank_rows(x, ties=ties, higher_is_better=higher_is_better)
+    if missing == "ignore":
+        ranks[np.isnan(x)] = np.nan
+    elif missing != "last_rank":
+        raise ValueError("missing must be 'ignore' or 'last_rank'")
+    return ranks
+
+
+def aggregate_then_rank(
+    values: np.ndarray,
+    *,
+    aggregate: str = "mean",
+    quantile: float | None = None,
+    ties: str = "min",
+    higher_is_better: bool = True,
+) -> RankingResult:
+    """Aggregate each algorithm's values over cases, then rank the aggregates.
+
+    Seed 000, "Ranking methods"; seed 004, Appendix A.2, Algorithm 1.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n_cases, m_algorithms)
+        Metric values after the missing policy; remaining NaN are left out
+        (``ignore``). An algorithm without any value gets score NaN and ranks
+        last.
+    aggregate : {"mean", "median", "quantile"}
+    quantile : float, optional
+        q for ``aggregate="quantile"`` (type 7).
+    ties : {"min", "average", "max"}
+    higher_is_better : bool
+
+    Returns
+    -------
+    RankingResult
+    """
+    x = _check_values(values)
+    q = _quantile_of(None, aggregate, quantile)
+    scores = aggregate_scores(x, q=q)
+    return RankingResult(
+        ranks=rank_rows(scores, ties=ties, higher_is_better=higher_is_better),
+        scores=scores,
+    )
+
+
+def rank_then_aggregate(
+    values: np.ndarray,
+    *,
+    aggregate: str = "mean",
+    quantile: float | None = None,
+    ties: str = "min",
+    higher_is_better: bool = True,
+    missing: str = "ignore",
+) -> RankingResult:
+    """Rank within each case, aggregate the per-case ranks, rank the aggregates.
+
+    Seed 000, "Ranking methods"; seed 004, Appendix A.2, Algorithm 2.
+    Smaller aggregated rank is better; see :func:`case_ranks` for ``missing``.
+
+    Returns
+    -------
+    RankingResult
+        ``scores`` are the aggregated per-case ranks.
+    """
+    q = _quantile_of(None, aggregate, quantile)
+    per_case = case_ranks(
+        values, ties=ties, higher_is_better=higher_is_better, missing=missing
+    )
+    scores = aggregate_scores(per_case, q=q)
+    return RankingResult(
+        ranks=rank_rows(scores, ties=ties, higher_is_better=False), scores=scores
+    )

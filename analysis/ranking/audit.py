@@ -1,0 +1,180 @@
+"""Robustness audit of a registered ranking (seed 004 §4.1 and §4.3).
+
+Two questions a reviewer asks about a ranking scheme:
+
+* *Would another reasonable scheme crown someone else?* — the task is ranked
+  under every registered metric x {aggregate-then-rank, rank-then-aggregate}
+  x {mean, median}, plus test-then-rank (the twelve schemes of §4.1 for the
+  metrics the challenge registered), each compared with the registered ranking
+  by Kendall's τ-b, with each algorithm's best and worst rank.
+* *Could a participant gain by withholding bad cases?* — each algorithm in
+  turn withholds its worst k % of cases (k = 5, 10, 20, §4.1 "exclusive
+  submission of test cases") and is re-ranked, under the registered missing
+  policy and under ``ignore``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ._core import MatrixRule, TaskData, metric_task_ranking
+from .bootstrap import kendall_tau_b
+from .scheme import Scheme
+
+__all__ = ["DEFAULT_WITHHOLD_PERCENT", "audit_task", "withheld_ranks"]
+
+DEFAULT_WITHHOLD_PERCENT: tuple[int, ...] = (5, 10, 20)
+
+
+def _json_rank(x: float) -> int | float | None:
+    v = float(x)
+    if math.isnan(v):
+        return None
+    return int(v) if v.is_integer() else v
+
+
+def _alternative_rules(scheme: Scheme, metric: str) -> list[tuple[str, MatrixRule]]:
+    base = MatrixRule.from_scheme(scheme, metric)
+    rules = []
+    for method in ("aggregate_then_rank", "rank_then_aggregate"):
+        for agg, q in (("mean", None), ("median", 0.5)):
+            policy = base.policy
+            if policy == "last_rank" and method != "rank_then_aggregate":
+                policy = "ignore"
+            rules.append((agg, base.with_(method=method, q=q, policy=policy)))
+    policy = "ignore" if base.policy == "last_rank" else base.policy
+    rules.append(("none", base.with_(method="test_then_rank", policy=policy)))
+    return rules
+
+
+def _is_registered(scheme: Scheme, key: str, metric: str, rule: MatrixRule) -> bool:
+    if key != metric or rule.method != scheme.method:
+        return False
+    return rule.method == "test_then_rank" or rule.q == scheme.aggregate_q
+
+
+def _withhold(x: np.ndarray, column: int, percent: float, hib: bool) -> np.ndarray:
+    """Copy of ``x`` with the worst ``percent`` % of column's present cases NaN."""
+    out = x.copy()
+    rows = np.flatnonzero(~np.isnan(x[:, column]))
+    k = math.floor(percent / 100 * rows.size)
+    if k == 0:
+        return out
+    vals = x[rows, column]
+    order = np.argsort(vals if hib else -vals, kind="stable")  # worst first
+    out[rows[order[:k]], column] = np.nan
+    return out
+
+
+def withheld_ranks(
+    task: TaskData,
+    scheme: Scheme,
+    metric: str,
+    *,
+    percents: tuple[int, ...] = DEFAULT_WITHHOLD_PERCENT,
+    policy: str | None,
+) -> dict[str, dict[str, int | float | None]] | None:
+    """Each algorithm's task rank had it withheld its worst k % of cases.
+
+    Parameters
+    ----------
+    policy : {"value", "ignore", "last_rank"} or None
+        How the withheld results count (``None``: the scheme's policy).
+
+    Returns
+    -------
+    dict or None
+        ``{algorithm: {"5": rank, ...}}``; None when the policy cannot rank
+        missing results (no rule, or ``last_rank`` outside rank-then-aggregate).
+    """
+    effective = scheme.missing.policy if policy is None and scheme.missing else policy
+    if effective is None:
+        return None
+    if effective == "last_rank" and scheme.method != "rank_then_aggregate":
+        return None
+    if effective == "value" and (
+        scheme.missing is None or scheme.missing.value is None
+    ):
+        return None
+    rule = MatrixRule.from_scheme(scheme, metric).with_(policy=effective)
+    hib = rule.higher_is_better
+    out: dict[str, dict[str, int | float | None]] = {}
+    for j, alg in enumerate(task.algorithms):
+        per_k: dict[str, int | float | None] = {}
+        for pct in percents:
+            mats = {}
+            for t in task.targets:
+                x = _withhold(task.raw[metric][t], j, pct, hib)
+                if effective == "value":
+                    assert scheme.missing is not None
+                    assert scheme.missing.value is not None
+                    x = np.where(np.isnan(x), scheme.missing.value[metric], x)
+                mats[t] = x
+            ranks, _, _ = metric_task_ranking(
+                task, metric, rule, None, targets_rule=scheme.targets, values=mats
+            )
+            per_k[str(pct)] = _json_rank(ranks[j])
+        out[alg] = per_k
+    return out
+
+
+def audit_task(
+    task: TaskData, scheme: Scheme, key: str, registered: np.ndarray
+) -> dict[str, Any]:
+    """The ``audit`` object of one task of one ranking key.
+
+    Returns
+    -------
+    dict
+        ``alternatives`` (list of {metric, method, aggregate, missing, ranks,
+        kendall_tau, registered}), ``rank_range`` ({algorithm: {best, worst}}
+        over the alternatives and the registered ranking) and
+        ``selective_submission`` ({percents, registered_policy, ignore}; null
+        for a combined ranking of several metrics).
+    """
+    algs = task.algorithms
+    alternatives = []
+    all_ranks = [np.asarray(registered, dtype=np.float64)]
+    for metric in scheme.metrics:
+        for agg, rule in _alternative_rules(scheme, metric):
+            ranks, _, _ = metric_task_ranking(
+                task, metric, rule, None, targets_rule=scheme.targets
+            )
+            all_ranks.append(ranks)
+            tau = kendall_tau_b(registered, ranks)
+            alternatives.append(
+                {
+                    "metric": metric,
+                    "method": rule.method,
+                    "aggregate": agg,
+                    "missing": rule.policy,
+                    "ranks": {
+                        a: _json_rank(r) for a, r in zip(algs, ranks, strict=True)
+                    },
+                    "kendall_tau": None if math.isnan(tau) else float(tau),
+                    "registered": _is_registered(scheme, key, metric, rule),
+                }
+            )
+    stacked = np.stack(all_ranks, axis=0)
+    rank_range = {
+        a: {
+            "best": _json_rank(stacked[:, j].min()),
+            "worst": _json_rank(stacked[:, j].max()),
+        }
+        for j, a in enumerate(algs)
+    }
+    selective = None
+    if key in scheme.metrics:
+        selective = {
+            "percents": list(DEFAULT_WITHHOLD_PERCENT),
+            "registered_policy": withheld_ranks(task, scheme, key, policy=None),
+            "ignore": withheld_ranks(task, scheme, key, policy="ignore"),
+        }
+    return {
+        "alternatives": alternatives,
+        "rank_range": rank_range,
+        "selective_submission": selective,
+    }

@@ -1,0 +1,70 @@
+"""Command line: ``rank RESULTS.csv --scheme SCHEME.json [--bootstrap N]
+[--seed S] [--output OUT.json]``.
+
+The output JSON (contract §3) goes to ``--output`` or standard output; any
+problem with the input is printed to standard error with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from ._validation import read_results
+from .run import run_analysis
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser(prog: str = "rank") -> argparse.ArgumentParser:
+    """The argument parser (shared with the Django ``manage.py rank`` wrapper)."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Rank challenge results under a registered ranking scheme.",
+    )
+    parser.add_argument("results", help="results table (CSV, or .xlsx)")
+    parser.add_argument("--scheme", required=True, help="ranking scheme (JSON file)")
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=None,
+        help="bootstrap samples (overrides scheme)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="random seed (overrides scheme)"
+    )
+    parser.add_argument(
+        "--output", default=None, help="write the JSON here (default: stdout)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 2 bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the usage message
+        return int(exc.code or 0)
+    try:
+        with open(args.scheme, encoding="utf-8") as fh:
+            scheme = json.load(fh)
+        frame = read_results(args.results)
+        result = run_analysis(frame, scheme, bootstrap=args.bootstrap, seed=args.seed)
+        text = json.dumps(
+            result.to_json_dict(), sort_keys=True, indent=2, allow_nan=False
+        )
+    except json.JSONDecodeError as exc:
+        print(f"error: {args.scheme}: not valid JSON ({exc})", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+    return 0
