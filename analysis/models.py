@@ -1,1 +1,86 @@
-"""Results versions and analysis runs (issue: post-challenge reporting)."""
+"""Results versions and analysis runs of registered challenges.
+
+Both are append-only records: a new upload is a new version, a re-run is a new
+run; earlier ones are kept and never overwritten.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class ResultsVersion(models.Model):
+    """One committed upload of per-case results for a registration."""
+
+    registration = models.ForeignKey(
+        "registry.Registration",
+        on_delete=models.PROTECT,
+        related_name="results_versions",
+    )
+    number = models.PositiveIntegerField()
+    registration_version = models.ForeignKey(
+        "registry.RegistrationVersion",
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The registered version in force when the results were uploaded.",
+    )
+    content = models.TextField(help_text="Normalised CSV of the results table.")
+    sha256 = models.CharField(max_length=64)
+    original_name = models.CharField(max_length=255)
+    row_count = models.PositiveIntegerField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["registration_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["registration", "number"], name="one_results_version_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration_id} results v{self.number}"
+
+
+class AnalysisStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class AnalysisRun(models.Model):
+    """One execution of a ranking scheme on one results version."""
+
+    results = models.ForeignKey(
+        ResultsVersion, on_delete=models.PROTECT, related_name="analyses"
+    )
+    scheme = models.JSONField(help_text="The scheme(s) executed, by task.")
+    exploratory = models.BooleanField(
+        default=False, help_text="Not the pre-registered scheme."
+    )
+    seed = models.BigIntegerField()
+    status = models.CharField(
+        max_length=16,
+        choices=AnalysisStatus.choices,
+        default=AnalysisStatus.QUEUED,
+        db_index=True,
+    )
+    progress = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    output = models.JSONField(null=True, blank=True)
+    engine_version = models.CharField(max_length=40, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"Analysis {self.pk} of {self.results}"

@@ -83,6 +83,11 @@ class Task(models.Model):
     )
     name = models.CharField(max_length=200)
     position = models.PositiveIntegerField(default=0)
+    scheme = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Executable ranking scheme (shared/reference/ranking-scheme.md).",
+    )
 
     class Meta:
         ordering = ["position", "id"]
@@ -158,3 +163,147 @@ class StatusChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenge_id}: {self.from_status} → {self.to_status}"
+
+
+class ImmutableQuerySet(models.QuerySet):
+    """Registration records are append-only: bulk updates and deletes are refused."""
+
+    def update(self, **kwargs):
+        raise ImmutableRecordError("Registration versions cannot be updated.")
+
+    def delete(self):
+        raise ImmutableRecordError("Registration versions cannot be deleted.")
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        raise ImmutableRecordError("Registration versions cannot be updated.")
+
+
+class ImmutableRecordError(Exception):
+    """An attempt to change an append-only registration record."""
+
+
+class Registration(models.Model):
+    """The public, frozen record of an accepted challenge design."""
+
+    challenge = models.OneToOneField(
+        Challenge, on_delete=models.PROTECT, related_name="registration"
+    )
+    call = models.ForeignKey(Call, on_delete=models.PROTECT, related_name="+")
+    sequence = models.PositiveIntegerField()
+    identifier = models.CharField(max_length=80, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["call", "sequence"], name="registration_sequence_per_call"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.identifier
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ImmutableRecordError("Registrations cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableRecordError("Registrations cannot be deleted.")
+
+
+class RegistrationVersion(models.Model):
+    """One version of a registered design: the exact canonical bytes and their hash.
+
+    `canonical` holds the UTF-8 text of the canonical JSON whose SHA-256 is
+    `sha256`; that document embeds `previous_sha256`, so the versions form a
+    hash chain. Rows are written once and never updated or deleted (the ORM
+    refuses, and on PostgreSQL a trigger does too).
+    """
+
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="versions"
+    )
+    number = models.PositiveIntegerField()
+    canonical = models.TextField()
+    sha256 = models.CharField(max_length=64)
+    previous_sha256 = models.CharField(max_length=64, blank=True)
+    created = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    justification = models.TextField(blank=True)
+    post_hoc = models.BooleanField(
+        default=False, help_text="Approved after the first results were uploaded."
+    )
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["registration_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["registration", "number"], name="one_version_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration_id} v{self.number}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ImmutableRecordError("Registration versions cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableRecordError("Registration versions cannot be deleted.")
+
+
+class AmendmentStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class Amendment(models.Model):
+    """A justified change to a registered design, approved or rejected by a chair."""
+
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="amendments"
+    )
+    base_version = models.PositiveIntegerField(
+        help_text="The version the change was proposed against."
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    justification = models.TextField()
+    changes = models.JSONField()
+    status = models.CharField(
+        max_length=16, choices=AmendmentStatus.choices, default=AmendmentStatus.PENDING
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_note = models.TextField(blank=True)
+    version = models.OneToOneField(
+        RegistrationVersion,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="amendment",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"Amendment {self.pk} to {self.registration_id}"

@@ -65,7 +65,7 @@ def create_call(
 # --- proposals ---------------------------------------------------------------
 
 
-def _require_edit(actor, challenge: Challenge) -> None:
+def require_edit(actor, challenge: Challenge) -> None:
     if not can_edit_challenge(actor, challenge):
         raise PermissionDenied(
             f"The proposal is {challenge.get_status_display().lower()} and cannot "
@@ -96,7 +96,7 @@ def update_challenge(
     name: str | None = None,
     planning: dict[str, Any] | None = None,
 ) -> Challenge:
-    _require_edit(actor, challenge)
+    require_edit(actor, challenge)
     if name is not None:
         answer_parameter(
             challenge=challenge, number=NAME_PARAMETER, value=name, actor=actor
@@ -146,7 +146,21 @@ def answer_parameter(
     not_applicable: str | None = None,
 ) -> Answer:
     """Store one answer (a value, or a reason why the parameter does not apply)."""
-    _require_edit(actor, challenge)
+    require_edit(actor, challenge)
+    return store_answer(
+        challenge=challenge,
+        number=number,
+        actor=actor,
+        task=task,
+        value=value,
+        not_applicable=not_applicable,
+    )
+
+
+def clean_answer(
+    *, number: int, task: Task | None, value: Any, not_applicable: str | None
+) -> tuple[Any, str]:
+    """Validate one answer against the catalogue: (clean value, n/a reason)."""
     try:
         parameter = get_parameter(number)
     except KeyError as exc:
@@ -159,8 +173,6 @@ def answer_parameter(
                 f"{parameter.level}-level parameter, not a {expected}-level one."
             }
         )
-    if task is not None and task.challenge_id != challenge.pk:
-        raise ValidationError({"task": "The task belongs to another challenge."})
     if not_applicable is not None:
         reason = str(not_applicable).strip()
         if not parameter.not_applicable_allowed:
@@ -172,20 +184,39 @@ def answer_parameter(
             )
         if not reason:
             raise ValidationError({"not_applicable": "Say why it does not apply."})
-        cleaned, reason = None, reason[:5000]
-    else:
-        try:
-            cleaned = parameter.clean(value)
-        except ValidationError as exc:
-            raise ValidationError(
-                {
-                    "value": [
-                        f"Parameter {number} ({parameter.name}): {m}"
-                        for m in exc.messages
-                    ]
-                }
-            ) from None
-        reason = ""
+        return None, reason[:5000]
+    try:
+        return parameter.clean(value), ""
+    except ValidationError as exc:
+        raise ValidationError(
+            {
+                "value": [
+                    f"Parameter {number} ({parameter.name}): {m}" for m in exc.messages
+                ]
+            }
+        ) from None
+
+
+@transaction.atomic
+def store_answer(
+    *,
+    challenge: Challenge,
+    number: int,
+    actor,
+    task: Task | None = None,
+    value: Any = None,
+    not_applicable: str | None = None,
+) -> Answer:
+    """Validate and write an answer without the organizer check.
+
+    Callers are responsible for permission: `answer_parameter` for organizers,
+    approved amendments for chairs.
+    """
+    if task is not None and task.challenge_id != challenge.pk:
+        raise ValidationError({"task": "The task belongs to another challenge."})
+    cleaned, reason = clean_answer(
+        number=number, task=task, value=value, not_applicable=not_applicable
+    )
     answer, _ = Answer.objects.update_or_create(
         challenge=challenge,
         task=task,
@@ -202,7 +233,7 @@ def answer_parameter(
 def clear_answer(
     *, challenge: Challenge, number: int, actor, task: Task | None = None
 ) -> None:
-    _require_edit(actor, challenge)
+    require_edit(actor, challenge)
     if number == NAME_PARAMETER:
         raise ValidationError({"number": "The challenge name cannot be cleared."})
     Answer.objects.filter(challenge=challenge, task=task, number=number).delete()
@@ -228,7 +259,7 @@ def _clean_task_name(
 
 @transaction.atomic
 def add_task(*, challenge: Challenge, name: str, actor) -> Task:
-    _require_edit(actor, challenge)
+    require_edit(actor, challenge)
     name = _clean_task_name(challenge, name)
     last = challenge.tasks.aggregate(last=Max("position"))["last"]
     task = Task.objects.create(
@@ -240,7 +271,7 @@ def add_task(*, challenge: Challenge, name: str, actor) -> Task:
 
 @transaction.atomic
 def rename_task(*, task: Task, name: str, actor) -> Task:
-    _require_edit(actor, task.challenge)
+    require_edit(actor, task.challenge)
     task.name = _clean_task_name(task.challenge, name, exclude=task.pk)
     task.save(update_fields=["name"])
     return task
@@ -248,7 +279,7 @@ def rename_task(*, task: Task, name: str, actor) -> Task:
 
 @transaction.atomic
 def remove_task(*, task: Task, actor) -> None:
-    _require_edit(actor, task.challenge)
+    require_edit(actor, task.challenge)
     challenge = task.challenge
     task.delete()
     challenge.save(update_fields=["updated"])
@@ -257,7 +288,7 @@ def remove_task(*, task: Task, actor) -> None:
 @transaction.atomic
 def move_task(*, task: Task, offset: int, actor) -> None:
     """Move a task up (offset -1) or down (+1) in the order of tasks."""
-    _require_edit(actor, task.challenge)
+    require_edit(actor, task.challenge)
     tasks = list(task.challenge.tasks.select_for_update().order_by("position", "id"))
     index = tasks.index(task)
     target = max(0, min(len(tasks) - 1, index + offset))

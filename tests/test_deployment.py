@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     environment = {**os.environ, **env}
     environment.pop("DATABASE_URL", None)  # the check needs no database
+    environment.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set for browser tests only
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
