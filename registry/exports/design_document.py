@@ -1,0 +1,67 @@
+"""The data of a design-document PDF: plain frozen dataclasses, no ORM objects.
+
+`build_design_data` (``design_data.py``) fills them from a proposal;
+`render_design_pdf` (``design_pdf.py``) draws them. Tests build them by hand.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Literal
+
+AnswerState = Literal["answered", "not_applicable", "missing"]
+
+
+@dataclass(frozen=True)
+class DesignAnswer:
+    number: int
+    name: str
+    required: bool
+    state: AnswerState
+    text: str = ""  # the answer as text, or the not-applicable reason
+
+
+@dataclass(frozen=True)
+class DesignGroup:
+    title: str  # the catalogue's group, e.g. "Assessment method"
+    answers: tuple[DesignAnswer, ...]
+
+
+@dataclass(frozen=True)
+class DesignSection:
+    title: str  # "Challenge level" or "Task 1: Brain"
+    groups: tuple[DesignGroup, ...]
+
+
+@dataclass(frozen=True)
+class CompletenessRow:
+    label: str  # "Challenge level", "Task: Brain" or a group within them
+    done: int
+    total: int
+    percent: float
+    is_total: bool = False  # the scope's total row (groups follow it)
+
+
+@dataclass(frozen=True)
+class PlanningItem:
+    label: str
+    text: str  # "" when unanswered
+
+
+@dataclass(frozen=True)
+class DesignDocument:
+    challenge_name: str
+    call_title: str
+    status: str  # display label, e.g. "Draft"
+    revision: int
+    organizers: tuple[str, ...]
+    generated_on: dt.date
+    registry_url: str
+    overall_percent: float
+    submission_percent: float
+    threshold_percent: int
+    can_submit: bool
+    completeness_rows: tuple[CompletenessRow, ...]
+    planning: tuple[PlanningItem, ...]
+    sections: tuple[DesignSection, ...]
