@@ -1,0 +1,188 @@
+"""Registration: freezing an accepted design as an append-only hash chain.
+
+Version n of a registration is the canonical JSON of the whole design at that
+moment (every parameter of every task, the ranking schemes, the organizers, the
+call), plus the previous version's SHA-256, so altering any stored version
+breaks every later link (`004` §5.4: designs public before the first result,
+changes versioned, justified and highlighted).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from .canonical import canonical_json_bytes, sha256_hex
+from .enums import ChallengeStatus
+from .exports import export_challenge
+from .models import Call, Challenge, Registration, RegistrationVersion
+from .permissions import is_chair, is_organizer
+from .services import TransitionError, set_challenge_state
+
+SCHEMA = "challenge-registry/registration"
+SCHEMA_VERSION = 1
+
+
+def registration_document(
+    challenge: Challenge,
+    *,
+    identifier: str,
+    number: int,
+    previous_sha256: str | None,
+    created: str,
+    created_by: str,
+    justification: str = "",
+    post_hoc: bool = False,
+) -> dict[str, Any]:
+    organizers = [challenge.owner, *challenge.co_organizers.order_by("username")]
+    return {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "identifier": identifier,
+        "version": number,
+        "previous_sha256": previous_sha256,
+        "registered_at": created,
+        "registered_by": created_by,
+        "justification": justification,
+        "post_hoc": post_hoc,
+        "call": {"slug": challenge.call.slug, "title": challenge.call.title},
+        "organizers": [
+            {"username": u.get_username(), "institution": _institution(u)}
+            for u in organizers
+        ],
+        "design": export_challenge(challenge),
+    }
+
+
+def _institution(user) -> str:
+    profile = getattr(user, "profile", None)
+    return profile.institution if profile else ""
+
+
+def _next_identifier(call: Call) -> tuple[int, str]:
+    # The call row is locked by the caller, so numbers are handed out one by one.
+    last = Registration.objects.filter(call=call).aggregate(n=Max("sequence"))["n"]
+    sequence = (last or 0) + 1
+    return sequence, f"{call.slug}-{sequence:03d}"
+
+
+@transaction.atomic
+def register_challenge(*, challenge: Challenge, actor) -> Registration:
+    """Freeze an accepted proposal as version 1 of a new registration."""
+    if not (is_chair(actor, challenge) or is_organizer(actor, challenge)):
+        raise PermissionDenied("Only the call's chairs or the organizers can register.")
+    challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
+    if challenge.status != ChallengeStatus.ACCEPTED:
+        raise TransitionError(
+            f"Only accepted proposals can be registered; this one is "
+            f"{challenge.get_status_display().lower()}."
+        )
+    call = Call.objects.select_for_update().get(pk=challenge.call_id)
+    sequence, identifier = _next_identifier(call)
+    registration = Registration.objects.create(
+        challenge=challenge, call=call, sequence=sequence, identifier=identifier
+    )
+    append_version(registration=registration, actor=actor)
+    set_challenge_state(
+        challenge,
+        ChallengeStatus.REGISTERED,
+        actor=actor,
+        note=f"Registered as {identifier}.",
+    )
+    return registration
+
+
+def append_version(
+    *,
+    registration: Registration,
+    actor,
+    justification: str = "",
+    post_hoc: bool = False,
+) -> RegistrationVersion:
+    """Write the next version from the challenge's current design (atomic caller)."""
+    last = registration.versions.order_by("-number").first()
+    number = 1 if last is None else last.number + 1
+    created = timezone.now().replace(microsecond=0)
+    document = registration_document(
+        registration.challenge,
+        identifier=registration.identifier,
+        number=number,
+        previous_sha256=last.sha256 if last else None,
+        created=created.isoformat(),
+        created_by=actor.get_username(),
+        justification=justification,
+        post_hoc=post_hoc,
+    )
+    data = canonical_json_bytes(document)
+    return RegistrationVersion.objects.create(
+        registration=registration,
+        number=number,
+        canonical=data.decode("utf-8"),
+        sha256=sha256_hex(data),
+        previous_sha256=last.sha256 if last else "",
+        created=created,
+        created_by=actor,
+        justification=justification,
+        post_hoc=post_hoc,
+    )
+
+
+@dataclass(frozen=True)
+class ChainProblem:
+    identifier: str
+    version: int
+    message: str
+
+
+def verify_registration(registration: Registration) -> list[ChainProblem]:
+    """Recompute every hash and chain link of one registration."""
+    problems: list[ChainProblem] = []
+    previous = None
+    for expected_number, version in enumerate(
+        registration.versions.order_by("number"), start=1
+    ):
+
+        def problem(message: str, version=version) -> None:
+            problems.append(
+                ChainProblem(registration.identifier, version.number, message)
+            )
+
+        data = version.canonical.encode("utf-8")
+        if version.number != expected_number:
+            problem(
+                f"version numbers jump from {expected_number - 1} to {version.number}"
+            )
+        if sha256_hex(data) != version.sha256:
+            problem("stored SHA-256 does not match the canonical bytes")
+        try:
+            document = json.loads(data)
+        except ValueError:
+            problem("canonical text is not JSON")
+            previous = version
+            continue
+        if canonical_json_bytes(document) != data:
+            problem("stored text is not in canonical form")
+        expected_previous = previous.sha256 if previous else None
+        if document.get("previous_sha256") != expected_previous:
+            problem("document's previous_sha256 breaks the chain")
+        if (version.previous_sha256 or None) != expected_previous:
+            problem("stored previous_sha256 breaks the chain")
+        if document.get("identifier") != registration.identifier:
+            problem("document names another registration")
+        if document.get("version") != version.number:
+            problem("document states another version number")
+        previous = version
+    return problems
+
+
+def verify_all_registrations() -> list[ChainProblem]:
+    problems: list[ChainProblem] = []
+    for registration in Registration.objects.order_by("identifier"):
+        problems.extend(verify_registration(registration))
+    return problems
