@@ -264,6 +264,7 @@ PARAMETERS: tuple[Parameter, ...] = (
         choices=(
             "organizers may not participate",
             "organizers may participate but are not ranked",
+            "organizers may participate but are not eligible for awards",
             "organizers may participate and are ranked",
         ),
         definition=(
