@@ -183,7 +183,7 @@ _COMMON_TASK: dict[int, Any] = {
     "student generated a consensus annotation.",
     36: "For each frame to be segmented, the 249 previous frames were also "
     "extracted. All frames were saved as .png using python-opencv2; the 249 video "
-    "frames were compressed using .zip. The annotation masks were stored as "
+    "frames were compressed using .zip. The annotation masks were stored as binary "
     "images in .png format. Identical for training and test data.",
     37: "Same multi-stage annotation as for the training cases (initialization by "
     "UnderstandAI, refinement by engineers, quality control and final check by a "
