@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from registry.models import Call
+from registry.models import Call, Challenge
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +59,12 @@ def test_load_demo_is_idempotent():
     call_command("load_demo")
     assert Call.objects.filter(slug="miccai-2027").count() == 1
     assert get_user_model().objects.filter(username="chair").count() == 1
+
+
+def test_load_demo_loads_both_designs_once(capsys):
+    call_command("load_demo")
+    call_command("load_demo")
+    out = capsys.readouterr().out
+    assert "Medical Segmentation Decathlon (submitted, 2 tasks)" in out
+    assert Challenge.objects.filter(name="Medical Segmentation Decathlon").count() == 1
+    assert Challenge.objects.count() == 2

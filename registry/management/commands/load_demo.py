@@ -6,6 +6,7 @@ from registry.demo.accounts import (
     ensure_demo_accounts,
     ensure_demo_call,
 )
+from registry.demo.load import load_demo_challenges
 
 
 class Command(BaseCommand):
@@ -14,8 +15,15 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, **opts):
         call = ensure_demo_call()
-        ensure_demo_accounts(call)
+        users = ensure_demo_accounts(call)
+        challenges = load_demo_challenges(call, users)
         self.stdout.write(self.style.SUCCESS("Demo data loaded. Accounts:"))
         for username, password, role, institution, _ in DEMO_ACCOUNTS:
             self.stdout.write(f"  {username:<12} {password:<22} {role} ({institution})")
+        self.stdout.write("Demo challenges:")
+        for challenge in challenges:
+            self.stdout.write(
+                f"  {challenge.name} ({challenge.get_status_display().lower()}, "
+                f"{challenge.tasks.count()} tasks)"
+            )
         self.stdout.write("Open http://127.0.0.1:8000/ and sign in.")

@@ -1,0 +1,129 @@
+import pytest
+
+from registry.demo import msd, robustmis
+from registry.demo.accounts import ensure_demo_accounts, ensure_demo_call
+from registry.demo.answers import NotApplicable
+from registry.demo.load import DESIGNS, load_demo_challenges
+from registry.enums import ChallengeStatus
+from registry.models import Answer, Challenge
+from registry.parameters import get_parameter
+from registry.selectors import completeness_of
+
+
+@pytest.fixture
+def demo(db):
+    call = ensure_demo_call()
+    users = ensure_demo_accounts(call)
+    return call, users
+
+
+@pytest.fixture
+def loaded(demo):
+    call, users = demo
+    msd_challenge, robustmis_challenge = load_demo_challenges(call, users)
+    return msd_challenge, robustmis_challenge
+
+
+@pytest.mark.parametrize("design", DESIGNS, ids=lambda d: d.__name__)
+def test_design_data_names_parameters_at_their_level(design):
+    assert all(get_parameter(n).level == "challenge" for n in design.CHALLENGE)
+    for answers in design.TASKS.values():
+        assert all(get_parameter(n).level == "task" for n in answers)
+    assert 1 not in design.CHALLENGE  # the name comes from design.NAME
+
+
+@pytest.mark.parametrize("design", DESIGNS, ids=lambda d: d.__name__)
+def test_design_contact_is_a_labelled_placeholder(design):
+    organization = design.CHALLENGE[3]
+    assert organization["contact"]["email"].endswith("@example.org")
+    assert organization["contact"]["name"].startswith("Demo contact")
+    assert organization["details"].startswith("Demo placeholder")
+
+
+def test_load_demo_challenges_twice_creates_each_once(demo):
+    call, users = demo
+    first = load_demo_challenges(call, users)
+    second = load_demo_challenges(call, users)
+    assert [c.pk for c in first] == [c.pk for c in second]
+    names = sorted(Challenge.objects.values_list("name", flat=True))
+    assert names == sorted([msd.NAME, robustmis.NAME])
+
+
+def test_demo_designs_reach_the_submission_threshold(loaded):
+    for challenge in loaded:
+        completeness = completeness_of(challenge)
+        assert completeness.submission.percent >= 90, challenge.name
+        assert completeness.can_submit, challenge.name
+
+
+def test_demo_stored_values_pass_their_parameter_clean(loaded):
+    answers = Answer.objects.filter(challenge__in=loaded)
+    assert answers.count() > 100
+    for answer in answers:
+        parameter = get_parameter(answer.number)
+        if answer.not_applicable:
+            assert answer.value is None
+            assert parameter.not_applicable_allowed
+        else:
+            assert parameter.clean(answer.value) == answer.value, answer
+
+
+def test_demo_not_applicable_answers_keep_their_reason(loaded):
+    msd_challenge, _ = loaded
+    development = msd_challenge.tasks.get(name="Development phase")
+    answer = Answer.objects.get(challenge=msd_challenge, task=development, number=47)
+    assert answer.not_applicable == msd.DEVELOPMENT[47].reason
+    assert isinstance(msd.DEVELOPMENT[47], NotApplicable)
+
+
+def test_msd_has_phase_tasks_with_dsc_and_nsd(loaded):
+    msd_challenge, _ = loaded
+    tasks = list(msd_challenge.tasks.all())
+    assert [t.name for t in tasks] == ["Development phase", "Mystery phase"]
+    unit = {
+        "higher_is_better": True,
+        "worst_value": 0,
+        "lower_bound": 0,
+        "upper_bound": 1,
+    }
+    for task in tasks:
+        metrics = Answer.objects.get(task=task, number=44).value["metrics"]
+        assert metrics == [{"name": "DSC", **unit}, {"name": "NSD", **unit}]
+    test_cases = {
+        t.name: Answer.objects.get(task=t, number=38).value["count"] for t in tasks
+    }
+    assert test_cases == {"Development phase": 664, "Mystery phase": 224}
+
+
+def test_msd_is_submitted_through_the_funnel(loaded):
+    msd_challenge, _ = loaded
+    assert msd_challenge.status == ChallengeStatus.SUBMITTED
+    assert msd_challenge.revision == 1
+    change = msd_challenge.status_changes.get()
+    assert (change.from_status, change.to_status, change.actor.username) == (
+        ChallengeStatus.DRAFT,
+        ChallengeStatus.SUBMITTED,
+        "organizer",
+    )
+
+
+def test_robustmis_is_a_draft_with_co_organizer_and_three_tasks(loaded):
+    _, robustmis_challenge = loaded
+    assert robustmis_challenge.status == ChallengeStatus.DRAFT
+    assert list(
+        robustmis_challenge.co_organizers.values_list("username", flat=True)
+    ) == ["coorganizer"]
+    assert list(robustmis_challenge.tasks.values_list("name", flat=True)) == [
+        "Binary segmentation",
+        "Multiple instance detection",
+        "Multiple instance segmentation",
+    ]
+    detection = robustmis_challenge.tasks.get(name="Multiple instance detection")
+    metrics = Answer.objects.get(task=detection, number=44).value["metrics"]
+    assert [m["name"] for m in metrics] == ["F1 score"]
+
+
+def test_demo_challenge_name_answer_matches_design(loaded):
+    for challenge, design in zip(loaded, DESIGNS, strict=True):
+        name = Answer.objects.get(challenge=challenge, task=None, number=1)
+        assert (challenge.name, name.value) == (design.NAME, design.NAME)
