@@ -510,7 +510,7 @@ def nemenyi_minimum_sample_size(m: int, *, alpha: float = 0.05) -> int:
 
 
 def pairwise_wilcoxon_pvalues(
-    values: np.ndarray, *, alternative: str = "two-sided", higher_is_better=True
+    values: np.ndarray, *, alternative: str = "two-sided", higher_is_better: bool = True
 ) -> np.ndarray:
     """Raw Wilcoxon signed-rank p-values for every pair of algorithms.
 
@@ -547,35 +547,46 @@ def pairwise_wilcoxon_pvalues(
     s = np.asarray(values, dtype=float)
     s = s if higher_is_better else -s
     m = s.shape[1]
+    first, second = np.triu_indices(m, k=1)
+    differences = (s[:, first] - s[:, second]).T  # one row per pair (i < k)
     pvalues = np.full((m, m), np.nan)
-    for i in range(m):
-        for k in range(i + 1, m):
-            d = s[:, i] - s[:, k]
-            if alternative == "two-sided":
-                pvalues[i, k] = pvalues[k, i] = _wilcoxon_p(d, "two-sided")
-            else:
-                pvalues[i, k] = _wilcoxon_p(d, "greater")
-                pvalues[k, i] = _wilcoxon_p(d, "less")
+    if alternative == "two-sided":
+        p = _wilcoxon_rows(differences, "two-sided")
+        pvalues[first, second] = pvalues[second, first] = p
+    else:
+        pvalues[first, second] = _wilcoxon_rows(differences, "greater")
+        pvalues[second, first] = _wilcoxon_rows(differences, "less")
+    return pvalues
+
+
+def _wilcoxon_rows(differences: np.ndarray, alternative: str) -> np.ndarray:
+    """One p-value per row of paired differences, batched by test method."""
+    methods = np.array([_wilcoxon_method(d) for d in differences])
+    pvalues = np.ones(len(differences))  # all-zero rows: p = 1, no test
+    for method in ("exact", "asymptotic"):
+        rows = methods == method
+        if rows.any():
+            result = stats.wilcoxon(
+                differences[rows],
+                alternative=alternative,
+                method=method,
+                zero_method="wilcox",
+                axis=1,
+            )
+            pvalues[rows] = result.pvalue
     return pvalues
 
 
 def _wilcoxon_method(d: np.ndarray) -> str:
-    """The contract's choice between the exact and the approximate test."""
+    """The contract's test for one pair: "none", "exact" or "asymptotic"."""
     absolute = np.abs(d)
+    if not np.any(absolute > 0):
+        return "none"
     has_zero = bool(np.any(absolute == 0))
     has_ties = np.unique(absolute).size < absolute.size
     if d.size <= WILCOXON_EXACT_MAX_N and not has_zero and not has_ties:
         return "exact"
     return "asymptotic"
-
-
-def _wilcoxon_p(d: np.ndarray, alternative: str) -> float:
-    if not np.any(d != 0):
-        return 1.0
-    result = stats.wilcoxon(
-        d, alternative=alternative, method=_wilcoxon_method(d), zero_method="wilcox"
-    )
-    return float(result.pvalue)
 
 
 # ----------------------------------------------------------------- ANOVA-Tukey

@@ -6,6 +6,8 @@ seed's simulation tables.
 """
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -67,6 +69,16 @@ def concordant(n: int, m: int) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ validation
+
+
+def test_intervals_module_imports_without_django():
+    code = "import sys, analysis.ranking.intervals; print('django' in sys.modules)"
+
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+
+    assert out.stdout.strip() == "False"
 
 
 @pytest.mark.parametrize(
