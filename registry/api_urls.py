@@ -1,11 +1,26 @@
 from django.urls import path
 
-from . import api
+from . import api, api_exports
 
 urlpatterns = [
     path("parameters/", api.ParameterList.as_view(), name="parameters"),
     path("challenges/", api.ChallengeList.as_view(), name="challenges"),
+    path(
+        "challenges/import/",
+        api_exports.ChallengeImport.as_view(),
+        name="challenge-import",
+    ),
     path("challenges/<int:pk>/", api.ChallengeDetail.as_view(), name="challenge"),
+    path(
+        "challenges/<int:pk>/export.json",
+        api_exports.ChallengeExportJson.as_view(),
+        name="challenge-export-json",
+    ),
+    path(
+        "challenges/<int:pk>/design.pdf",
+        api_exports.ChallengeDesignPdf.as_view(),
+        name="challenge-design-pdf",
+    ),
     path("challenges/<int:pk>/tasks/", api.TaskList.as_view(), name="tasks"),
     path(
         "challenges/<int:pk>/answers/<int:number>/",

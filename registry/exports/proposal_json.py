@@ -88,9 +88,19 @@ def _answer_data(answer: Answer) -> dict[str, Any]:
     return data
 
 
+def _exportable(answer: Answer) -> bool:
+    """Answered or not applicable; an empty stored value is left out (missing)."""
+    if answer.not_applicable.strip():
+        return True
+    return get_parameter(answer.number).is_filled(answer.value)
+
+
 def export_challenge(challenge: Challenge) -> dict[str, Any]:
     """The proposal as a plain, JSON-serialisable document (see module docstring)."""
-    answers = sorted(challenge.answers.all(), key=lambda a: (a.number, a.pk))
+    answers = sorted(
+        (a for a in challenge.answers.all() if _exportable(a)),
+        key=lambda a: (a.number, a.pk),
+    )
     by_task: dict[int | None, list[Answer]] = {}
     for answer in answers:
         by_task.setdefault(answer.task_id, []).append(answer)

@@ -101,6 +101,15 @@ def test_import_round_trip_reproduces_identical_design_bytes(proposal, organizer
     assert second["status"] == "draft"
 
 
+def test_export_leaves_out_empty_stored_values(proposal):
+    Answer.objects.filter(challenge=proposal, task=None, number=5).update(value="")
+
+    document = export_challenge(proposal)
+
+    assert 5 not in [a["number"] for a in document["answers"]]
+    assert 2 in [a["number"] for a in document["answers"]]
+
+
 def test_import_refuses_bad_count_naming_the_field_and_creates_nothing(
     proposal, organizer
 ):
