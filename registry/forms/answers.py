@@ -57,6 +57,9 @@ class MultiChoiceWidget(_RawWidget):
     template_name = "registry/widgets/multichoice.html"
     list_parts = ("choices",)
 
+    def id_for_label(self, id_):
+        return f"{id_}-1" if id_ else id_  # the first checkbox
+
 
 class CountWidget(_RawWidget):
     template_name = "registry/widgets/count.html"

@@ -61,7 +61,12 @@ class SectionForm(CrispyFormMixin, forms.Form):
                     label="Reason it does not apply",
                     max_length=5000,
                     widget=forms.Textarea(
-                        attrs={"class": "form-control", "rows": 2, "data-reason": ""}
+                        attrs={
+                            "class": "form-control",
+                            "rows": 2,
+                            "data-reason": "",
+                            "placeholder": "If not applicable: why?",
+                        }
                     ),
                 )
                 if stored is not None and stored.not_applicable:
