@@ -7,6 +7,8 @@ request changes nothing.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -238,6 +240,56 @@ def clear_answer(
         raise ValidationError({"number": "The challenge name cannot be cleared."})
     Answer.objects.filter(challenge=challenge, task=task, number=number).delete()
     challenge.save(update_fields=["updated"])
+
+
+@dataclass(frozen=True)
+class SectionAnswer:
+    """One parameter of a section form: a value, a not-applicable reason, or
+    neither (the answer is cleared)."""
+
+    value: Any = None
+    not_applicable: str | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.value is None and self.not_applicable is None
+
+
+@transaction.atomic
+def answer_section(
+    *,
+    challenge: Challenge,
+    actor,
+    answers: Mapping[int, SectionAnswer],
+    task: Task | None = None,
+) -> None:
+    """Store the answers of one editor section: all of them or none.
+
+    Every parameter is tried, so the ValidationError raised at the end (keyed by
+    `Parameter.key`) names every refused field; raising it rolls back the rest.
+    """
+    _require_edit(actor, challenge)
+    errors: dict[str, list[str]] = {}
+    for number, answer in answers.items():
+        try:
+            with transaction.atomic():
+                if answer.is_empty:
+                    clear_answer(
+                        challenge=challenge, task=task, number=number, actor=actor
+                    )
+                else:
+                    answer_parameter(
+                        challenge=challenge,
+                        task=task,
+                        number=number,
+                        actor=actor,
+                        value=answer.value,
+                        not_applicable=answer.not_applicable,
+                    )
+        except ValidationError as exc:
+            errors[get_parameter(number).key] = exc.messages
+    if errors:
+        raise ValidationError(errors)
 
 
 # --- tasks ------------------------------------------------------------------

@@ -4,6 +4,9 @@ from . import views, views_exports
 
 app_name = "registry"
 
+proposal = "proposals/<int:pk>/"
+task = f"{proposal}tasks/<int:task_pk>/"
+
 urlpatterns = [
     path("proposals/", views.dashboard, name="dashboard"),
     path("proposals/import/", views_exports.import_proposal, name="import"),
@@ -13,4 +16,23 @@ urlpatterns = [
         name="export-json",
     ),
     path("proposals/<int:pk>/design.pdf", views_exports.design_pdf, name="design-pdf"),
+    path("proposals/new/", views.new_proposal, name="new"),
+    path(proposal, views.overview, name="overview"),
+    path(f"{proposal}submit/", views.submit_proposal, name="submit"),
+    path(f"{proposal}duplicate/", views.duplicate_proposal, name="duplicate"),
+    path(f"{proposal}delete/", views.delete_proposal, name="delete"),
+    path(f"{proposal}planning/", views.planning, name="planning"),
+    path(f"{proposal}edit/", views.edit_first_section, name="edit"),
+    path(f"{proposal}edit/<slug:section>/", views.edit_section, name="edit-section"),
+    path(f"{task}edit/<slug:section>/", views.edit_section, name="edit-task-section"),
+    path(f"{proposal}tasks/add/", views.add_task, name="add-task"),
+    path(f"{task}rename/", views.rename_task, name="rename-task"),
+    path(f"{task}move/", views.move_task, name="move-task"),
+    path(f"{task}remove/", views.remove_task, name="remove-task"),
+    path(f"{proposal}organizers/add/", views.add_co_organizer, name="add-organizer"),
+    path(
+        f"{proposal}organizers/<int:user_pk>/remove/",
+        views.remove_co_organizer,
+        name="remove-organizer",
+    ),
 ]

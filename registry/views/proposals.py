@@ -1,0 +1,175 @@
+"""Home, dashboard, and a proposal's life: create, overview, submit, copy, delete."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from .. import services
+from ..completeness import Completeness
+from ..forms import CoOrganizerForm, NewProposalForm, TaskNameForm
+from ..models import Call, Challenge
+from ..parameters import Parameter
+from ..permissions import (
+    PUBLIC_STATES,
+    can_edit_challenge,
+    can_manage_organizers,
+    is_organizer,
+)
+from ..planning import PLANNING_QUESTIONS, unanswered_planning
+from ..sections import sections_at
+from ..selectors import answers_of, completeness_of, proposals_of
+from ._access import owned_challenge, visible_challenge
+from ._links import parameter_url, section_url
+
+
+def home(request):
+    calls = Call.objects.all()[:20]
+    registered = Challenge.objects.filter(status__in=PUBLIC_STATES).select_related(
+        "call"
+    )[:50]
+    return render(
+        request, "registry/home.html", {"calls": calls, "registered": registered}
+    )
+
+
+@login_required
+def dashboard(request):
+    rows = [(c, completeness_of(c).submission) for c in proposals_of(request.user)]
+    return render(request, "registry/dashboard.html", {"rows": rows})
+
+
+@login_required
+def new_proposal(request):
+    form = NewProposalForm(request.POST or None)
+    if form.is_valid():
+        try:
+            challenge = services.create_challenge(
+                owner=request.user,
+                call=form.cleaned_data["call"],
+                name=form.cleaned_data["name"],
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, "Proposal created. Add its tasks next.")
+            return redirect("registry:overview", challenge.pk)
+    return render(request, "registry/new_proposal.html", {"form": form})
+
+
+@dataclass(frozen=True)
+class Row:
+    parameter: Parameter
+    text: str
+    not_applicable: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Part:
+    """The challenge level, or one task, with its sections of answered rows."""
+
+    task: object | None
+    sections: list[tuple[object, str, list[Row], object]]
+
+
+def _parts(challenge: Challenge, completeness: Completeness) -> list[Part]:
+    answers = answers_of(challenge)
+    levels = [("challenge", None), *(("task", t) for t in challenge.tasks.all())]
+    parts = []
+    for level, task in levels:
+        task_id = task.pk if task else None
+        sections = []
+        for section in sections_at(level):
+            rows = []
+            for parameter in section.parameters:
+                stored = answers.get((task_id, parameter.number))
+                rows.append(
+                    Row(
+                        parameter,
+                        parameter.to_text(stored.value) if stored else "",
+                        stored.not_applicable if stored else "",
+                        parameter_url(challenge, parameter, task_id),
+                    )
+                )
+            url = section_url(challenge, section, task_id)
+            tally = completeness.section(section.group, task_id)
+            sections.append((section, url, rows, tally))
+        parts.append(Part(task, sections))
+    return parts
+
+
+def _render_overview(request, challenge: Challenge, *, refused=None, status=200):
+    completeness = completeness_of(challenge)
+    missing = [
+        (e, parameter_url(challenge, e.parameter, e.task_id))
+        for e in completeness.missing_required
+    ]
+    context = {
+        "challenge": challenge,
+        "completeness": completeness,
+        "parts": _parts(challenge, completeness),
+        "missing": missing,
+        "refused": refused,
+        "planning_questions": [
+            (q, challenge.planning.get(q.key)) for q in PLANNING_QUESTIONS
+        ],
+        "unanswered_planning": unanswered_planning(challenge.planning),
+        "can_edit": can_edit_challenge(request.user, challenge),
+        "can_manage": can_manage_organizers(request.user, challenge),
+        "is_organizer": is_organizer(request.user, challenge),
+        "task_form": TaskNameForm(),
+        "organizer_form": CoOrganizerForm(),
+        "co_organizers": challenge.co_organizers.all(),
+    }
+    return render(request, "registry/overview.html", context, status=status)
+
+
+@login_required
+def overview(request, pk: int):
+    return _render_overview(request, visible_challenge(request, pk))
+
+
+@login_required
+@require_POST
+def submit_proposal(request, pk: int):
+    challenge = visible_challenge(request, pk)
+    try:
+        services.submit_challenge(challenge=challenge, actor=request.user)
+    except services.IncompleteError as exc:
+        return _render_overview(request, challenge, refused=str(exc))
+    except services.TransitionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Proposal submitted.")
+    return redirect("registry:overview", challenge.pk)
+
+
+@login_required
+@require_POST
+def duplicate_proposal(request, pk: int):
+    challenge = visible_challenge(request, pk)
+    if not is_organizer(request.user, challenge):
+        raise PermissionDenied("Only organizers can duplicate their proposal.")
+    copy = services.duplicate_challenge(challenge=challenge, actor=request.user)
+    messages.success(request, f"Created “{copy.name}”.")
+    return redirect("registry:overview", copy.pk)
+
+
+@login_required
+def delete_proposal(request, pk: int):
+    challenge = owned_challenge(request, pk)
+    if request.method == "POST":
+        try:
+            services.delete_draft(challenge=challenge, actor=request.user)
+        except services.TransitionError as exc:
+            messages.error(request, str(exc))
+            return redirect("registry:overview", challenge.pk)
+        messages.success(request, f"Deleted “{challenge.name}”.")
+        return redirect("registry:dashboard")
+    return render(request, "registry/confirm_delete.html", {"challenge": challenge})
