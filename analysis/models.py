@@ -27,6 +27,9 @@ class ResultsVersion(models.Model):
     sha256 = models.CharField(max_length=64)
     original_name = models.CharField(max_length=255)
     row_count = models.PositiveIntegerField()
+    teams = models.JSONField(
+        default=dict, blank=True, help_text="Team → affiliation (institution)."
+    )
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -71,6 +74,7 @@ class AnalysisRun(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     output = models.JSONField(null=True, blank=True)
+    deviations = models.JSONField(default=list, blank=True)
     engine_version = models.CharField(max_length=40, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -16,6 +17,7 @@ from . import services
 from .models import Call, Challenge, Task
 from .parameters import PARAMETERS
 from .permissions import challenges_visible_to
+from .schemes import set_task_scheme
 from .selectors import completeness_of
 from .serializers import (
     AnswerWriteSerializer,
@@ -23,6 +25,7 @@ from .serializers import (
     ChallengeSerializer,
     ChallengeUpdateSerializer,
     TaskSerializer,
+    TaskUpdateSerializer,
     TaskWriteSerializer,
     completeness_data,
     parameter_data,
@@ -132,15 +135,21 @@ class TaskDetail(APIView):
     def get(self, request: Request, pk: int) -> Response:
         return Response(TaskSerializer(get_task(request, pk)).data)
 
-    @extend_schema(request=TaskWriteSerializer, responses=TaskSerializer)
+    @extend_schema(request=TaskUpdateSerializer, responses=TaskSerializer)
     def patch(self, request: Request, pk: int) -> Response:
         task = get_task(request, pk)
-        data = TaskWriteSerializer(data=request.data)
+        data = TaskUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        task = services.rename_task(
-            task=task, name=data.validated_data["name"], actor=request.user
-        )
-        return Response(TaskSerializer(task).data)
+        with transaction.atomic():
+            if "name" in data.validated_data:
+                services.rename_task(
+                    task=task, name=data.validated_data["name"], actor=request.user
+                )
+            if "scheme" in request.data:
+                set_task_scheme(
+                    task=task, scheme=request.data["scheme"], actor=request.user
+                )
+        return Response(TaskSerializer(get_task(request, pk)).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import api, api_exports
+from . import api_registrations as reg
 
 urlpatterns = [
     path("parameters/", api.ParameterList.as_view(), name="parameters"),
@@ -39,4 +40,28 @@ urlpatterns = [
         api.TaskAnswer.as_view(),
         name="task-answer",
     ),
+    path("challenges/<int:pk>/register/", reg.Register.as_view(), name="register"),
+    path("registrations/", reg.RegistrationList.as_view(), name="registrations"),
+    path(
+        "registrations/<slug:identifier>/",
+        reg.RegistrationDetail.as_view(),
+        name="registration",
+    ),
+    path(
+        "registrations/<slug:identifier>/versions/<int:number>/canonical.json",
+        reg.CanonicalBytes.as_view(),
+        name="registration-canonical",
+    ),
+    path(
+        "registrations/<slug:identifier>/diff/",
+        reg.RegistrationDiff.as_view(),
+        name="registration-diff",
+    ),
+    path(
+        "registrations/<slug:identifier>/amendments/",
+        reg.AmendmentList.as_view(),
+        name="amendments",
+    ),
+    path("amendments/<int:pk>/approve/", reg.Approve.as_view(), name="approve"),
+    path("amendments/<int:pk>/reject/", reg.Reject.as_view(), name="reject"),
 ]

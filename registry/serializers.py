@@ -41,7 +41,7 @@ class TaskSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Task
-        fields = ["id", "name", "position", "answers"]
+        fields = ["id", "name", "position", "scheme", "answers"]
 
     def get_answers(self, task: Task) -> dict[str, dict[str, Any]]:
         return answers_data(list(task.answers.all()))
@@ -89,6 +89,11 @@ class ChallengeUpdateSerializer(serializers.Serializer):
 
 class TaskWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
+
+
+class TaskUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    scheme = serializers.JSONField(required=False)
 
 
 class AnswerWriteSerializer(serializers.Serializer):

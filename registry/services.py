@@ -268,7 +268,7 @@ def answer_section(
     Every parameter is tried, so the ValidationError raised at the end (keyed by
     `Parameter.key`) names every refused field; raising it rolls back the rest.
     """
-    _require_edit(actor, challenge)
+    require_edit(actor, challenge)
     errors: dict[str, list[str]] = {}
     for number, answer in answers.items():
         try:

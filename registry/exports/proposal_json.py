@@ -37,10 +37,13 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from analysis.ranking import SchemeError, parse_scheme, scheme_to_dict
+
 from .. import services
 from ..canonical import canonical_json_bytes
 from ..models import Answer, Call, Challenge
 from ..parameters import Parameter, get_parameter
+from ..schemes import clean_task_scheme
 
 SCHEMA = "challenge-registry/proposal"
 SCHEMA_VERSION = 1
@@ -57,7 +60,7 @@ TOP_KEYS = {
     "tasks",
 }
 INFORMATIONAL_KEYS = frozenset({"status"})
-TASK_KEYS = {"name", "answers"}
+TASK_KEYS = {"name", "answers", "scheme"}
 ANSWER_KEYS = {"number", "name", "value", "not_applicable"}
 CHALLENGE_NAME_LIMIT = 300  # Challenge.name's column
 TASK_NAME_LIMIT = 200
@@ -113,14 +116,18 @@ def export_challenge(challenge: Challenge) -> dict[str, Any]:
         "status": challenge.status,
         "planning": dict(challenge.planning or {}),
         "answers": [_answer_data(a) for a in by_task.get(None, [])],
-        "tasks": [
-            {
-                "name": task.name,
-                "answers": [_answer_data(a) for a in by_task.get(task.pk, [])],
-            }
-            for task in tasks
-        ],
+        "tasks": [_task_data(task, by_task.get(task.pk, [])) for task in tasks],
     }
+
+
+def _task_data(task, answers: list[Answer]) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": task.name,
+        "answers": [_answer_data(a) for a in answers],
+    }
+    if task.scheme is not None:
+        data["scheme"] = task.scheme
+    return data
 
 
 def design_content(document: dict[str, Any]) -> dict[str, Any]:
@@ -303,8 +310,18 @@ class _Validator:
             answers = self.answers(
                 item.get("answers"), where=f"{where}.answers", level="task"
             )
-            cleaned.append({"name": name, "answers": answers})
+            task = {"name": name, "answers": answers}
+            if item.get("scheme") is not None:
+                task["scheme"] = self.scheme(item["scheme"], where=f"{where}.scheme")
+            cleaned.append(task)
         return cleaned
+
+    def scheme(self, value: Any, *, where: str) -> dict[str, Any] | None:
+        try:
+            return scheme_to_dict(parse_scheme(value))
+        except SchemeError as exc:
+            self.error(f"{where}.{exc}")
+            return None
 
     def planning(self, value: Any) -> dict[str, Any]:
         if value is None:
@@ -424,6 +441,10 @@ def import_challenge(data: Any, *, owner, call: Call | None = None) -> Challenge
                 challenge=challenge, name=task_data["name"], actor=owner
             )
             _write_answers(challenge, task, task_data["answers"], owner)
+            if task_data.get("scheme") is not None:
+                # Stored as exported: the imported prose of 46/48–50 is kept as is.
+                task.scheme = clean_task_scheme(task, task_data["scheme"])
+                task.save(update_fields=["scheme"])
     except ValidationError as exc:  # validation above should have caught it
         raise ImportRefusedError(exc.messages) from None
     challenge.refresh_from_db()

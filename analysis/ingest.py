@@ -1,0 +1,228 @@
+"""Results upload: read, validate, preview against the registration, commit.
+
+Nothing is stored until the organizer commits a preview; a commit creates a new
+results version (earlier versions are kept, never overwritten).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+
+from analysis.ranking import ResultsError, RowError, read_results, validate_results
+from registry.canonical import sha256_hex
+from registry.models import Registration
+
+from .design import RegisteredDesign
+from .models import ResultsVersion
+
+CSV_TYPES = (".csv",)
+XLSX_TYPES = (".xlsx",)
+
+
+class UploadError(ValueError):
+    """The file cannot be used at all; `errors` are row-level where possible."""
+
+    def __init__(self, errors: list[RowError] | list[str]):
+        self.errors = [str(e) for e in errors]
+        super().__init__("; ".join(self.errors[:5]))
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something the preview found that the organizer should see before commit."""
+
+    code: str
+    message: str
+    task: str | None = None
+
+
+@dataclass(frozen=True)
+class Preview:
+    rows: int
+    tasks: dict[str, dict[str, Any]]  # task → cases, algorithms, metrics, missing
+    findings: tuple[Finding, ...]
+    frame: pd.DataFrame = field(repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "tasks": self.tasks,
+            "findings": [
+                {"code": f.code, "message": f.message, "task": f.task}
+                for f in self.findings
+            ],
+        }
+
+
+def read_upload(name: str, data: bytes) -> pd.DataFrame:
+    """Read an uploaded CSV or XLSX file, enforcing size and type limits."""
+    limit = settings.MAX_UPLOAD_BYTES
+    if len(data) > limit:
+        raise UploadError(
+            [f"The file is {len(data):,} bytes; the limit is {limit:,} bytes."]
+        )
+    if not data.strip():
+        raise UploadError(["The file is empty."])
+    lower = (name or "").lower()
+    if lower.endswith(XLSX_TYPES):
+        if not zipfile.is_zipfile(io.BytesIO(data)):
+            raise UploadError(["The .xlsx file is not a valid Excel workbook."])
+        try:
+            frame = pd.read_excel(io.BytesIO(data), dtype=str, keep_default_na=False)
+        except Exception as exc:  # openpyxl raises many types for broken files
+            raise UploadError([f"The workbook cannot be read: {exc}"]) from None
+        frame.columns = [str(c).strip() for c in frame.columns]
+        return frame
+    if not lower.endswith(CSV_TYPES):
+        raise UploadError(["Upload a .csv or .xlsx file."])
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UploadError([f"The CSV is not UTF-8 (byte {exc.start})."]) from None
+    try:
+        return read_results(io.BytesIO(data))
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise UploadError([f"The CSV cannot be parsed: {exc}"]) from None
+
+
+def validated(frame: pd.DataFrame) -> pd.DataFrame:
+    try:
+        return validate_results(frame)
+    except ResultsError as exc:
+        raise UploadError(exc.errors) from None
+
+
+def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:
+    """Counts and findings of a validated results table against the design."""
+    findings: list[Finding] = []
+    tasks: dict[str, dict[str, Any]] = {}
+    for task_name, rows in frame.groupby("task", sort=True):
+        registered = design.tasks.get(task_name)
+        cases = rows["case"].nunique()
+        algorithms = sorted(rows["algorithm"].unique())
+        metrics = sorted(rows["metric"].unique())
+        expected_cells = cases * len(algorithms) * len(metrics)
+        present = int(rows["value"].notna().sum())
+        tasks[task_name] = {
+            "cases": cases,
+            "algorithms": {
+                alg: int(group["value"].notna().sum())
+                for alg, group in rows.groupby("algorithm", sort=True)
+            },
+            "metrics": metrics,
+            "missing_cells": expected_cells - present,
+            "registered_test_cases": registered.test_cases if registered else None,
+        }
+        if registered is None:
+            findings.append(
+                Finding(
+                    "unknown_task",
+                    f"Task {task_name!r} is not in the registered design.",
+                    task_name,
+                )
+            )
+            continue
+        findings.extend(_task_findings(task_name, rows, registered, cases))
+    for missing in sorted(set(design.tasks) - set(tasks)):
+        findings.append(
+            Finding(
+                "task_without_results",
+                f"Registered task {missing!r} has no results.",
+                missing,
+            )
+        )
+    return Preview(rows=len(frame), tasks=tasks, findings=tuple(findings), frame=frame)
+
+
+def _task_findings(task_name, rows, registered, cases) -> list[Finding]:
+    findings = []
+    if registered.test_cases is not None and cases != registered.test_cases:
+        findings.append(
+            Finding(
+                "case_count_mismatch",
+                f"{cases} test cases, {registered.test_cases} registered.",
+                task_name,
+            )
+        )
+    for metric, group in rows.groupby("metric", sort=True):
+        spec = registered.metrics.get(metric)
+        if spec is None:
+            findings.append(
+                Finding(
+                    "unknown_metric", f"Metric {metric!r} is not registered.", task_name
+                )
+            )
+            continue
+        low = spec.lower_bound if spec.lower_bound is not None else -math.inf
+        high = spec.upper_bound if spec.upper_bound is not None else math.inf
+        outside = group[(group["value"] < low) | (group["value"] > high)]
+        if len(outside):
+            lines = ", ".join(str(x) for x in outside["line"].head(10))
+            findings.append(
+                Finding(
+                    "value_out_of_bounds",
+                    f"{len(outside)} {metric} value(s) outside [{low:g}, {high:g}] "
+                    f"(lines {lines}).",
+                    task_name,
+                )
+            )
+        missing = int(group["value"].isna().sum())
+        if missing:
+            findings.append(
+                Finding(
+                    "missing_values",
+                    f"{missing} missing {metric} value(s) of {len(group)}.",
+                    task_name,
+                )
+            )
+    for metric in sorted(set(registered.metrics) - set(rows["metric"])):
+        findings.append(
+            Finding(
+                "missing_metric",
+                f"Registered metric {metric!r} has no results.",
+                task_name,
+            )
+        )
+    return findings
+
+
+def normalised_csv(frame: pd.DataFrame) -> str:
+    """The uploaded table as CSV text (XLSX included), rows in upload order."""
+    return frame.to_csv(index=False, lineterminator="\n")
+
+
+@transaction.atomic
+def commit_results(
+    *,
+    registration: Registration,
+    raw: pd.DataFrame,
+    original_name: str,
+    actor,
+    teams: dict[str, str] | None = None,
+) -> ResultsVersion:
+    """Store a new results version (validated again; numbers never reused)."""
+    frame = validated(raw)
+    locked = Registration.objects.select_for_update().get(pk=registration.pk)
+    last = locked.results_versions.aggregate(n=Max("number"))["n"] or 0
+    content = normalised_csv(raw)
+    in_force = locked.versions.order_by("-number").first()
+    return ResultsVersion.objects.create(
+        registration=locked,
+        number=last + 1,
+        registration_version=in_force,
+        content=content,
+        sha256=sha256_hex(content.encode("utf-8")),
+        original_name=(original_name or "results.csv")[:255],
+        row_count=len(frame),
+        uploaded_by=actor,
+        teams=teams or {},
+    )

@@ -1,0 +1,160 @@
+"""Amendments: justified changes to a registered design, approved by a chair.
+
+An approved amendment is applied to the design and frozen as the next
+registration version. One approved after the first results were uploaded is
+marked post hoc on that version, permanently (`004` §4.1: a scheme changed
+after seeing results can decide the winner).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Amendment, AmendmentStatus, Registration, RegistrationVersion
+from .permissions import is_chair, is_organizer
+from .registration import append_version
+from .schemes import clean_task_scheme, write_scheme_prose
+from .services import TransitionError, clean_answer, store_answer
+
+CHANGE_KEYS = {"challenge", "tasks"}
+
+
+def _number(key: Any, where: str) -> int:
+    try:
+        return int(key)
+    except (TypeError, ValueError):
+        raise ValidationError(
+            {where: f"{key!r} is not a parameter number (1–53)."}
+        ) from None
+
+
+def clean_changes(registration: Registration, changes: Any) -> dict[str, Any]:
+    """Validate the whole change set before anything is stored."""
+    if not isinstance(changes, dict) or not changes:
+        raise ValidationError({"changes": "Give at least one change."})
+    unknown = set(changes) - CHANGE_KEYS
+    if unknown:
+        raise ValidationError({"changes": f"Unknown keys {sorted(unknown)}."})
+    challenge = registration.challenge
+    tasks = {task.name: task for task in challenge.tasks.all()}
+    cleaned: dict[str, Any] = {"challenge": {}, "tasks": {}}
+    for key, value in (changes.get("challenge") or {}).items():
+        number = _number(key, f"challenge.{key}")
+        cleaned["challenge"][str(number)], _ = clean_answer(
+            number=number, task=None, value=value, not_applicable=None
+        )
+    for task_name, task_changes in (changes.get("tasks") or {}).items():
+        task = tasks.get(task_name)
+        if task is None:
+            raise ValidationError(
+                {
+                    f"tasks.{task_name}": f"No task {task_name!r}; tasks are "
+                    f"{sorted(tasks)}."
+                }
+            )
+        if not isinstance(task_changes, dict) or not task_changes:
+            raise ValidationError({f"tasks.{task_name}": "Give the changes."})
+        out: dict[str, Any] = {}
+        for key, value in task_changes.items():
+            if key == "scheme":
+                out["scheme"] = clean_task_scheme(task, value)
+                continue
+            number = _number(key, f"tasks.{task_name}.{key}")
+            out[str(number)], _ = clean_answer(
+                number=number, task=task, value=value, not_applicable=None
+            )
+        cleaned["tasks"][task_name] = out
+    if not cleaned["challenge"]:
+        del cleaned["challenge"]
+    if not cleaned["tasks"]:
+        del cleaned["tasks"]
+    return cleaned
+
+
+@transaction.atomic
+def propose_amendment(
+    *, registration: Registration, actor, justification: str, changes: Any
+) -> Amendment:
+    if not is_organizer(actor, registration.challenge):
+        raise PermissionDenied("Only the organizers can propose amendments.")
+    justification = (justification or "").strip()
+    if not justification:
+        raise ValidationError({"justification": "Explain why the design changes."})
+    cleaned = clean_changes(registration, changes)
+    latest = registration.versions.order_by("-number").first()
+    return Amendment.objects.create(
+        registration=registration,
+        base_version=latest.number,
+        proposed_by=actor,
+        justification=justification,
+        changes=cleaned,
+    )
+
+
+def _lock_pending(amendment: Amendment, actor) -> Amendment:
+    if not is_chair(actor, amendment.registration.challenge):
+        raise PermissionDenied("Only the call's chairs decide on amendments.")
+    locked = Amendment.objects.select_for_update().get(pk=amendment.pk)
+    if locked.status != AmendmentStatus.PENDING:
+        raise TransitionError(f"The amendment is already {locked.status}.")
+    return locked
+
+
+@transaction.atomic
+def approve_amendment(
+    *, amendment: Amendment, actor, note: str = ""
+) -> RegistrationVersion:
+    """Apply the change set and freeze it as the next version."""
+    # Lock the registration first so two approvals cannot race for one number.
+    registration = Registration.objects.select_for_update().get(
+        pk=amendment.registration_id
+    )
+    amendment = _lock_pending(amendment, actor)
+    latest = registration.versions.order_by("-number").first()
+    if latest.number != amendment.base_version:
+        # Re-validate against the design as it is now; refuses stale changes.
+        clean_changes(registration, amendment.changes)
+    challenge = registration.challenge
+    tasks = {task.name: task for task in challenge.tasks.all()}
+    for key, value in amendment.changes.get("challenge", {}).items():
+        store_answer(challenge=challenge, number=int(key), actor=actor, value=value)
+    for task_name, task_changes in amendment.changes.get("tasks", {}).items():
+        task = tasks[task_name]
+        for key, value in task_changes.items():
+            if key == "scheme":
+                task.scheme = value
+                task.save(update_fields=["scheme"])
+                write_scheme_prose(task, actor=actor)
+            else:
+                store_answer(
+                    challenge=challenge,
+                    task=task,
+                    number=int(key),
+                    actor=actor,
+                    value=value,
+                )
+    version = append_version(
+        registration=registration,
+        actor=actor,
+        justification=amendment.justification,
+        post_hoc=registration.results_versions.exists(),
+    )
+    amendment.status = AmendmentStatus.APPROVED
+    amendment.decided_by, amendment.decided_at = actor, timezone.now()
+    amendment.decision_note, amendment.version = note, version
+    amendment.save()
+    return version
+
+
+@transaction.atomic
+def reject_amendment(*, amendment: Amendment, actor, note: str = "") -> Amendment:
+    amendment = _lock_pending(amendment, actor)
+    amendment.status = AmendmentStatus.REJECTED
+    amendment.decided_by, amendment.decided_at = actor, timezone.now()
+    amendment.decision_note = note
+    amendment.save()
+    return amendment

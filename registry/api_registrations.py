@@ -1,0 +1,245 @@
+"""REST API for registrations: register, browse, canonical bytes, amendments, diffs."""
+
+from __future__ import annotations
+
+import json
+
+from django.db.models import Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .amendments import approve_amendment, propose_amendment, reject_amendment
+from .api import conflict, get_challenge
+from .diffs import design_diff
+from .models import Amendment, Registration, RegistrationVersion
+from .permissions import can_view_challenge, is_chair, is_organizer
+from .registration import register_challenge
+from .services import TransitionError
+
+
+def version_data(version: RegistrationVersion) -> dict:
+    return {
+        "version": version.number,
+        "sha256": version.sha256,
+        "previous_sha256": version.previous_sha256 or None,
+        "created": version.created.isoformat(),
+        "created_by": version.created_by.get_username() if version.created_by else None,
+        "post_hoc": version.post_hoc,
+        "justification": version.justification,
+    }
+
+
+def registration_data(registration: Registration, *, versions: bool = True) -> dict:
+    data = {
+        "identifier": registration.identifier,
+        "challenge": registration.challenge.name,
+        "challenge_id": registration.challenge_id,
+        "call": registration.call.slug,
+        "created": registration.created.isoformat(),
+    }
+    all_versions = list(registration.versions.select_related("created_by"))
+    data["latest_version"] = all_versions[-1].number if all_versions else None
+    data["sha256"] = all_versions[-1].sha256 if all_versions else None
+    if versions:
+        data["versions"] = [version_data(v) for v in all_versions]
+    return data
+
+
+def amendment_data(amendment: Amendment) -> dict:
+    return {
+        "id": amendment.pk,
+        "registration": amendment.registration.identifier,
+        "status": amendment.status,
+        "base_version": amendment.base_version,
+        "justification": amendment.justification,
+        "changes": amendment.changes,
+        "version": amendment.version.number if amendment.version else None,
+        "created": amendment.created.isoformat(),
+    }
+
+
+def get_registration(identifier: str) -> Registration:
+    return get_object_or_404(
+        Registration.objects.select_related("challenge", "call"),
+        identifier=identifier,
+    )
+
+
+class Register(APIView):
+    @extend_schema(
+        request=None, responses={201: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        try:
+            registration = register_challenge(challenge=challenge, actor=request.user)
+        except TransitionError as exc:
+            return conflict(str(exc))
+        version = registration.versions.get()
+        return Response(
+            {
+                "identifier": registration.identifier,
+                "version": version.number,
+                "sha256": version.sha256,
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class RegistrationList(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="registrations_list",
+        parameters=[
+            OpenApiParameter("q", str, description="text in name or design"),
+            OpenApiParameter("call", str, description="call slug"),
+            OpenApiParameter("year", int, description="year registered"),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request: Request) -> Response:
+        registrations = Registration.objects.select_related("challenge", "call")
+        text = request.query_params.get("q", "").strip()
+        if text:
+            registrations = registrations.filter(
+                Q(identifier__icontains=text)
+                | Q(challenge__name__icontains=text)
+                | Q(versions__canonical__icontains=text)
+            ).distinct()
+        if call := request.query_params.get("call"):
+            registrations = registrations.filter(call__slug=call)
+        if (year := request.query_params.get("year", "")).isdigit():
+            registrations = registrations.filter(created__year=int(year))
+        registrations = registrations.order_by("-created")[:200]
+        return Response([registration_data(r, versions=False) for r in registrations])
+
+
+class RegistrationDetail(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, identifier: str) -> Response:
+        return Response(registration_data(get_registration(identifier)))
+
+
+class CanonicalBytes(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.BINARY})
+    def get(self, request: Request, identifier: str, number: int) -> HttpResponse:
+        version = get_object_or_404(
+            RegistrationVersion, registration__identifier=identifier, number=number
+        )
+        response = HttpResponse(
+            version.canonical.encode("utf-8"), content_type="application/json"
+        )
+        response["Content-Disposition"] = (
+            f'attachment; filename="{identifier}-v{number}.json"'
+        )
+        response["X-Content-SHA256"] = version.sha256
+        return response
+
+
+class RegistrationDiff(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("from", int), OpenApiParameter("to", int)],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request: Request, identifier: str) -> Response:
+        registration = get_registration(identifier)
+        numbers = {}
+        for key in ("from", "to"):
+            raw = request.query_params.get(key, "")
+            if not raw.isdigit():
+                return Response({key: ["Give a version number."]}, status=400)
+            numbers[key] = int(raw)
+        documents = {}
+        for key, number in numbers.items():
+            version = registration.versions.filter(number=number).first()
+            if version is None:
+                return Response({key: [f"No version {number}."]}, status=404)
+            documents[key] = json.loads(version.canonical)["design"]
+        changes = design_diff(documents["from"], documents["to"])
+        return Response({**numbers, "changes": [c.to_dict() for c in changes]})
+
+
+class AmendmentWrite(serializers.Serializer):
+    justification = serializers.CharField()
+    challenge = serializers.DictField(required=False)
+    tasks = serializers.DictField(required=False)
+
+
+class AmendmentList(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, identifier: str) -> Response:
+        registration = get_registration(identifier)
+        challenge = registration.challenge
+        amendments = registration.amendments.select_related("version", "registration")
+        if not (
+            is_organizer(request.user, challenge)
+            or is_chair(request.user, challenge)
+            or request.user.is_staff
+        ):
+            amendments = amendments.filter(status="approved")
+        return Response([amendment_data(a) for a in amendments])
+
+    @extend_schema(request=AmendmentWrite, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, identifier: str) -> Response:
+        registration = get_registration(identifier)
+        data = AmendmentWrite(data=request.data)
+        data.is_valid(raise_exception=True)
+        changes = {
+            k: request.data[k] for k in ("challenge", "tasks") if k in request.data
+        }
+        amendment = propose_amendment(
+            registration=registration,
+            actor=request.user,
+            justification=data.validated_data["justification"],
+            changes=changes,
+        )
+        return Response(amendment_data(amendment), status=status.HTTP_201_CREATED)
+
+
+def get_amendment(request: Request, pk: int) -> Amendment:
+    amendment = get_object_or_404(
+        Amendment.objects.select_related("registration__challenge"), pk=pk
+    )
+    if not can_view_challenge(request.user, amendment.registration.challenge):
+        raise Http404  # no existence leak
+    return amendment
+
+
+class Decide(APIView):
+    approve = True
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        amendment = get_amendment(request, pk)
+        note = str(request.data.get("note", ""))[:5000]
+        try:
+            if self.approve:
+                approve_amendment(amendment=amendment, actor=request.user, note=note)
+            else:
+                reject_amendment(amendment=amendment, actor=request.user, note=note)
+        except TransitionError as exc:
+            return conflict(str(exc))
+        amendment.refresh_from_db()
+        return Response(amendment_data(amendment))
+
+
+class Approve(Decide):
+    approve = True
+
+
+class Reject(Decide):
+    approve = False

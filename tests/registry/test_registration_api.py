@@ -1,0 +1,157 @@
+import hashlib
+import json
+
+import pytest
+
+from registry.models import Amendment
+from tests.factories import ChallengeFactory, TaskFactory, UserFactory
+from tests.registry.helpers import fill_proposal
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def chair(call):
+    user = UserFactory(username="chair")
+    call.chairs.add(user)
+    return user
+
+
+@pytest.fixture
+def accepted(call, organizer):
+    challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
+    TaskFactory(challenge=challenge, name="Brain")
+    fill_proposal(challenge, organizer)
+    challenge.status = "accepted"
+    challenge.save()
+    return challenge
+
+
+def register(api, user, challenge):
+    api.force_authenticate(user)
+    return api.post(f"/api/v1/challenges/{challenge.pk}/register/")
+
+
+def test_register_returns_identifier_and_hash_of_served_bytes(api, accepted, chair):
+    response = register(api, chair, accepted)
+    assert response.status_code == 201
+    body = response.json()
+    assert body["identifier"] == "miccai-2027-001"
+    assert body["version"] == 1
+    api.force_authenticate(None)
+    served = api.get("/api/v1/registrations/miccai-2027-001/versions/1/canonical.json")
+    assert served.status_code == 200
+    assert hashlib.sha256(served.content).hexdigest() == body["sha256"]
+    detail = api.get("/api/v1/registrations/miccai-2027-001/").json()
+    assert detail["versions"] == [
+        {
+            "version": 1,
+            "sha256": body["sha256"],
+            "previous_sha256": None,
+            "created": detail["versions"][0]["created"],
+            "created_by": "chair",
+            "post_hoc": False,
+            "justification": "",
+        }
+    ]
+
+
+def test_register_refuses_unaccepted_with_409(api, call, organizer):
+    draft = ChallengeFactory(call=call, owner=organizer)
+    assert register(api, organizer, draft).status_code == 409
+
+
+def test_public_list_is_searchable(api, accepted, chair):
+    register(api, chair, accepted)
+    api.force_authenticate(None)
+    assert [
+        r["identifier"] for r in api.get("/api/v1/registrations/?q=decath").json()
+    ] == ["miccai-2027-001"]
+    assert api.get("/api/v1/registrations/?q=nothing-like-this").json() == []
+    assert len(api.get("/api/v1/registrations/?call=miccai-2027").json()) == 1
+
+
+def test_amendment_cycle_creates_version_two_with_chain_and_diff(
+    api, accepted, chair, organizer
+):
+    first = register(api, chair, accepted).json()
+    api.force_authenticate(organizer)
+    proposed = api.post(
+        "/api/v1/registrations/miccai-2027-001/amendments/",
+        {
+            "justification": "More test cases became available.",
+            "tasks": {"Brain": {"38": {"count": 120, "details": "20 more"}}},
+            "challenge": {"2": "https://new.example.org"},
+        },
+        format="json",
+    )
+    assert proposed.status_code == 201, proposed.json()
+    amendment_id = proposed.json()["id"]
+    assert api.post(f"/api/v1/amendments/{amendment_id}/approve/").status_code == 403
+
+    api.force_authenticate(chair)
+    approved = api.post(f"/api/v1/amendments/{amendment_id}/approve/")
+    assert approved.status_code == 200
+    assert approved.json()["status"] == "approved"
+    assert approved.json()["version"] == 2
+    again = api.post(f"/api/v1/amendments/{amendment_id}/approve/")
+    assert again.status_code == 409
+
+    detail = api.get("/api/v1/registrations/miccai-2027-001/").json()
+    second = detail["versions"][1]
+    assert second["previous_sha256"] == first["sha256"]
+    assert second["post_hoc"] is False
+    document = json.loads(
+        api.get(
+            "/api/v1/registrations/miccai-2027-001/versions/2/canonical.json"
+        ).content
+    )
+    assert document["previous_sha256"] == first["sha256"]
+    assert document["justification"] == "More test cases became available."
+
+    diff = api.get("/api/v1/registrations/miccai-2027-001/diff/?from=1&to=2").json()
+    changed = {(c["task"], c["number"]) for c in diff["changes"]}
+    assert changed == {(None, 2), ("Brain", 38)}
+    count = next(c for c in diff["changes"] if c["number"] == 38)
+    assert {"field": "count", "from": 100, "to": 120} in count["fields"]
+
+
+def test_invalid_amendment_is_refused_naming_the_field(api, accepted, chair, organizer):
+    register(api, chair, accepted)
+    api.force_authenticate(organizer)
+    url = "/api/v1/registrations/miccai-2027-001/amendments/"
+    bad_value = api.post(
+        url,
+        {"justification": "x", "tasks": {"Brain": {"38": {"count": -5}}}},
+        format="json",
+    )
+    assert bad_value.status_code == 400
+    assert "Number of test cases" in str(bad_value.json())
+    bad_task = api.post(
+        url, {"justification": "x", "tasks": {"Lung": {"38": 1}}}, format="json"
+    )
+    assert "No task 'Lung'" in str(bad_task.json())
+    no_reason = api.post(
+        url, {"justification": " ", "challenge": {"2": "https://a.b"}}, format="json"
+    )
+    assert no_reason.status_code == 400
+    assert Amendment.objects.count() == 0
+
+
+def test_rejected_amendment_changes_nothing(api, accepted, chair, organizer):
+    register(api, chair, accepted)
+    api.force_authenticate(organizer)
+    amendment = api.post(
+        "/api/v1/registrations/miccai-2027-001/amendments/",
+        {"justification": "x", "challenge": {"2": "https://new.example.org"}},
+        format="json",
+    ).json()
+    api.force_authenticate(chair)
+    rejected = api.post(
+        f"/api/v1/amendments/{amendment['id']}/reject/",
+        {"note": "Not justified."},
+        format="json",
+    )
+    assert rejected.json()["status"] == "rejected"
+    versions = api.get("/api/v1/registrations/miccai-2027-001/").json()["versions"]
+    assert len(versions) == 1
