@@ -5,9 +5,9 @@ dict (so it works on any frozen revision too) and names only the parameter
 numbers each check needs. Checks advise; they never block a submission.
 
 Answers given as prose (46 rank computation, 48 missing data, 49 uncertainty,
-50 statistical tests) are read with simple keyword rules, case-insensitive, on
-the text of the answer (value and details; a "not applicable" reason counts as
-no text):
+50 statistical tests) are read with simple keyword rules: case-insensitive,
+hyphens read as spaces ("per-metric" == "per metric"), on the text of the answer
+(value and details; a "not applicable" reason counts as no text):
 
 * missing-data rule (48 or 46): one of MISSING_RULE_WORDS, e.g. "worst value",
   "set to 0", "penalised", "imputed", "last rank", "excluded";
@@ -138,8 +138,14 @@ def _text(answers: dict, number: int) -> str:
     return ""
 
 
+def _plain(text: str) -> str:
+    """Lower case, hyphens as spaces: "Rank-then-aggregate" → "rank then aggregate"."""
+    return " ".join(text.lower().replace("-", " ").split())
+
+
 def _mentions(text: str, words: tuple[str, ...]) -> bool:
-    return any(word in text for word in words)
+    text = _plain(text)
+    return any(_plain(word) in text for word in words)
 
 
 def _metrics(answers: dict) -> list[dict]:
