@@ -4,11 +4,17 @@ from drf_spectacular.views import SpectacularAPIView
 
 from registry import views as registry_views
 
+# One "api" namespace for every app's v1 endpoints.
+api_v1 = [
+    path("", include("registry.api_urls")),
+    path("", include("reviews.api_urls")),
+    path("", include("analysis.api_urls")),
+]
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
-    path("api/v1/", include(("registry.api_urls", "api"), namespace="api")),
-    path("api/v1/", include(("analysis.api_urls", "analysis-api"))),
+    path("api/v1/", include((api_v1, "api"), namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("", registry_views.home, name="home"),
     path("", include("registry.urls")),

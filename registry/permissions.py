@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from reviews.enums import ACTIVE_ASSIGNMENT_STATES
+
 from .enums import EDITABLE_STATES, ChallengeStatus
 from .models import Challenge
 
@@ -23,13 +25,28 @@ def is_chair(user, challenge: Challenge) -> bool:
     return user.is_authenticated and challenge.call.chairs.filter(pk=user.pk).exists()
 
 
+def is_assigned_reviewer(user, challenge: Challenge) -> bool:
+    """An assigned reviewer who has not declined."""
+    return (
+        user.is_authenticated
+        and challenge.assignments.filter(
+            reviewer=user, status__in=ACTIVE_ASSIGNMENT_STATES
+        ).exists()
+    )
+
+
 def can_view_challenge(user, challenge: Challenge) -> bool:
-    """Drafts: organizers only. Submitted: also the call's chairs and staff."""
+    """Drafts: organizers only. Submitted: also the call's chairs, the assigned
+    (non-declined) reviewers and staff."""
     if challenge.status in PUBLIC_STATES or is_organizer(user, challenge):
         return True
     if challenge.status == ChallengeStatus.DRAFT:
         return False
-    return user.is_staff or is_chair(user, challenge)
+    return (
+        user.is_staff
+        or is_chair(user, challenge)
+        or is_assigned_reviewer(user, challenge)
+    )
 
 
 def can_edit_challenge(user, challenge: Challenge) -> bool:
@@ -47,7 +64,11 @@ def challenges_visible_to(user) -> QuerySet[Challenge]:
         return Challenge.objects.filter(public)
     mine = Q(owner=user) | Q(co_organizers=user)
     beyond_draft = ~Q(status=ChallengeStatus.DRAFT)
-    others = Q(call__chairs=user)
+    reviewing = Q(
+        assignments__reviewer=user,
+        assignments__status__in=ACTIVE_ASSIGNMENT_STATES,
+    )
+    others = Q(call__chairs=user) | reviewing
     if user.is_staff:
         return Challenge.objects.filter(public | mine | beyond_draft).distinct()
     return Challenge.objects.filter(public | mine | (beyond_draft & others)).distinct()

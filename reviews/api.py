@@ -1,0 +1,304 @@
+"""REST API v1 for peer review. Thin: find the object the caller may see (404
+otherwise), call a service or selector, render. Illegal transitions and review
+conflicts answer 409 with the reason; permission refusals 403; bad input 400."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from registry.api import conflict, get_challenge
+from registry.models import Challenge
+from registry.permissions import can_view_challenge, is_organizer
+from registry.serializers import completeness_data
+from registry.services import IncompleteError, TransitionError
+from registry.snapshots import design_snapshot
+
+from . import selectors, services
+from .checks import checks_for
+from .models import Assignment, ConflictDeclaration
+from .serializers import (
+    AssignmentWriteSerializer,
+    ConflictWriteSerializer,
+    DecisionWriteSerializer,
+    DeclineSerializer,
+    ResubmitSerializer,
+    ReviewWriteSerializer,
+)
+
+
+class ReviewAPIView(APIView):
+    """Answers workflow conflicts with 409 and the reason."""
+
+    def handle_exception(self, exc):
+        if isinstance(exc, IncompleteError):
+            return conflict(str(exc), **completeness_data(exc.completeness))
+        if isinstance(exc, TransitionError | services.ReviewConflictError):
+            return conflict(str(exc))
+        return super().handle_exception(exc)
+
+
+def _require_chair_or_staff(request: Request, challenge: Challenge) -> None:
+    if not selectors.sees_identities(request.user, challenge):
+        raise PermissionDenied("Only the chairs of the call can see this.")
+
+
+class Assignments(ReviewAPIView):
+    @extend_schema(summary="Reviewer assignments (chairs: all; reviewers: their own)")
+    def get(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        labels = selectors.reviewer_labels(challenge)
+        assignments = challenge.assignments.select_related("reviewer", "assigned_by")
+        if not selectors.sees_identities(request.user, challenge):
+            if is_organizer(request.user, challenge):
+                raise PermissionDenied("Organizers do not see reviewer assignments.")
+            assignments = assignments.filter(reviewer=request.user)
+        return Response(
+            {
+                "progress": selectors.review_progress(challenge),
+                "assignments": [
+                    selectors.assignment_data(a, label=labels[a.reviewer_id])
+                    for a in assignments
+                ],
+            }
+        )
+
+    @extend_schema(request=AssignmentWriteSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        data = AssignmentWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        assignment = services.assign_reviewer(
+            challenge=challenge,
+            reviewer=selectors.user_named(data.validated_data["reviewer"]),
+            role=data.validated_data["role"],
+            due=data.validated_data.get("due"),
+            actor=request.user,
+        )
+        labels = selectors.reviewer_labels(challenge)
+        return Response(
+            selectors.assignment_data(assignment, label=labels[assignment.reviewer_id]),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class Suggestions(ReviewAPIView):
+    @extend_schema(summary="Reviewers ranked by expertise overlap (chairs)")
+    def get(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        _require_chair_or_staff(request, challenge)
+        return Response(
+            [
+                {
+                    "username": s.user.get_username(),
+                    "score": s.score,
+                    "matched": list(s.matched),
+                    "role": s.role,
+                }
+                for s in selectors.suggest_reviewers(challenge)
+            ]
+        )
+
+
+class Reviews(ReviewAPIView):
+    @extend_schema(summary="The reviews the caller may see (blind review rules)")
+    def get(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        labels = selectors.reviewer_labels(challenge)
+        return Response(
+            [
+                selectors.review_data(
+                    r, viewer=request.user, challenge=challenge, labels=labels
+                )
+                for r in selectors.reviews_visible_to(request.user, challenge)
+            ]
+        )
+
+    @extend_schema(request=ReviewWriteSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        data = ReviewWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        review = services.submit_review(
+            challenge=challenge, actor=request.user, **data.validated_data
+        )
+        return Response(
+            selectors.review_data(
+                review,
+                viewer=request.user,
+                challenge=challenge,
+                labels=selectors.reviewer_labels(challenge),
+            ),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+def _decision_data(decision) -> dict:
+    return {
+        "id": decision.pk,
+        "revision": decision.revision,
+        "decision": decision.decision,
+        "letter": decision.letter,
+        "created": decision.created,
+    }
+
+
+class DecisionView(ReviewAPIView):
+    @extend_schema(summary="Decisions so far; chairs also get a draft letter")
+    def get(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        data = {"decisions": [_decision_data(d) for d in challenge.decisions.all()]}
+        if selectors.sees_identities(request.user, challenge):
+            data["draft_letter"] = selectors.draft_decision_letter(challenge)
+        return Response(data)
+
+    @extend_schema(request=DecisionWriteSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        data = DecisionWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        decision = services.decide(
+            challenge=challenge, actor=request.user, **data.validated_data
+        )
+        challenge.refresh_from_db()
+        return Response(
+            {**_decision_data(decision), "status": challenge.status},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class Resubmit(ReviewAPIView):
+    @extend_schema(request=ResubmitSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        data = ResubmitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        challenge = services.resubmit_challenge(
+            challenge=challenge,
+            actor=request.user,
+            response=data.validated_data["response"],
+        )
+        return Response(
+            {
+                "id": challenge.pk,
+                "status": challenge.status,
+                "revision": challenge.revision,
+            }
+        )
+
+
+def _revision_param(request: Request, name: str, default: int | None) -> int:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        if default is None:
+            raise ValidationError({name: "Give a revision number."})
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValidationError({name: f"{raw!r} is not a revision number."}) from None
+
+
+class Diff(ReviewAPIView):
+    @extend_schema(summary="Parameters changed between two submitted revisions")
+    def get(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        revisions = list(challenge.versions.values_list("revision", flat=True))
+        latest = revisions[-1] if revisions else None
+        to = _revision_param(request, "to", latest)
+        earlier = [r for r in revisions if r < to]
+        frm = _revision_param(request, "from", earlier[-1] if earlier else None)
+        versions = {}
+        for name, revision in (("from", frm), ("to", to)):
+            found = selectors.version(challenge, revision)
+            if found is None:
+                raise ValidationError(
+                    {name: f"No submitted revision {revision}; there are {revisions}."}
+                )
+            versions[name] = found
+        return Response(
+            {
+                "from": frm,
+                "to": to,
+                "response": versions["to"].response,
+                **selectors.diff_snapshots(
+                    versions["from"].snapshot, versions["to"].snapshot
+                ),
+            }
+        )
+
+
+class History(ReviewAPIView):
+    @extend_schema(summary="Status changes (who, when, from, to, note)")
+    def get(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        return Response(selectors.history_of(challenge, viewer=request.user))
+
+
+class Checks(ReviewAPIView):
+    @extend_schema(summary="Automatic design checks of the current design")
+    def get(self, request: Request, pk: int) -> Response:
+        challenge = get_challenge(request, pk)
+        return Response([c.as_dict() for c in checks_for(design_snapshot(challenge))])
+
+
+class Decline(ReviewAPIView):
+    @extend_schema(request=DeclineSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        assignment = get_object_or_404(
+            Assignment.objects.select_related("challenge"), pk=pk
+        )
+        if assignment.reviewer_id != request.user.pk and not can_view_challenge(
+            request.user, assignment.challenge
+        ):
+            return Response(
+                {"detail": "No such assignment."}, status=status.HTTP_404_NOT_FOUND
+            )
+        data = DeclineSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        assignment = services.decline_assignment(
+            assignment=assignment,
+            actor=request.user,
+            reason=data.validated_data["reason"],
+        )
+        return Response({"id": assignment.pk, "status": assignment.status})
+
+
+class Conflicts(ReviewAPIView):
+    @extend_schema(summary="The caller's declared conflicts of interest")
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                {
+                    "id": c.pk,
+                    "institution": c.institution or None,
+                    "challenge": c.challenge_id,
+                    "reason": c.reason,
+                }
+                for c in ConflictDeclaration.objects.filter(reviewer=request.user)
+            ]
+        )
+
+    @extend_schema(request=ConflictWriteSerializer)
+    def post(self, request: Request) -> Response:
+        data = ConflictWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        challenge_id = data.validated_data.get("challenge")
+        challenge = None
+        if challenge_id is not None:
+            challenge = Challenge.objects.filter(pk=challenge_id).first()
+            if challenge is None:
+                raise ValidationError({"challenge": f"No challenge {challenge_id}."})
+        declared = services.declare_conflict(
+            reviewer=request.user,
+            institution=data.validated_data.get("institution", ""),
+            challenge=challenge,
+            reason=data.validated_data["reason"],
+        )
+        return Response({"id": declared.pk}, status=status.HTTP_201_CREATED)

@@ -1,0 +1,324 @@
+"""Automatic design checks of a proposal, computed from the catalogue answers.
+
+`checks_for(snapshot)` is pure: it reads a `registry.snapshots.design_snapshot`
+dict (so it works on any frozen revision too) and names only the parameter
+numbers each check needs. Checks advise; they never block a submission.
+
+Answers given as prose (46 rank computation, 48 missing data, 49 uncertainty,
+50 statistical tests) are read with simple keyword rules: case-insensitive,
+hyphens read as spaces ("per-metric" == "per metric"), on the text of the answer
+(value and details; a "not applicable" reason counts as no text):
+
+* missing-data rule (48 or 46): one of MISSING_RULE_WORDS, e.g. "worst value",
+  "set to 0", "penalised", "imputed", "last rank", "excluded";
+* median aggregation (46): the word "median";
+* uncertainty analysis (49 or 50): one of UNCERTAINTY_WORDS, e.g. "bootstrap",
+  "confidence interval", "leave-one-out", "stability", "significance";
+* executable ranking scheme (46): it must say how to aggregate
+  (AGGREGATION_WORDS), in which order or by which method (ORDER_WORDS) and how
+  ties are ranked (TIE_WORDS);
+* combining several metrics (46 or the details of 44): one of COMBINE_WORDS,
+  e.g. "mean rank", "combined", "weighted", "per metric", "across metrics".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from registry.parameters import BY_NUMBER
+
+Severity = Literal["error", "warning", "info"]
+
+ORGANIZER_POLICY, TRAINING_POLICY = 10, 11
+TASK_CATEGORY, TEST_CASES, METRICS = 17, 38, 44
+RANKING, MISSING_DATA, UNCERTAINTY, STATISTICAL_TESTS = 46, 48, 49, 50
+MIN_TEST_CASES = 10
+
+MISSING_RULE_WORDS = (
+    "worst",
+    "set to",
+    "zero",
+    "penal",
+    "imput",
+    "last rank",
+    "ranked last",
+    "rank last",
+    "lowest rank",
+    "exclud",
+    "replace",
+    "assigned the",
+    "counts as",
+)
+UNCERTAINTY_WORDS = (
+    "bootstrap",
+    "confidence interval",
+    "credible interval",
+    "leave-one-out",
+    "leave one out",
+    "stability",
+    "uncertainty analysis",
+    "sensitivity analysis",
+    "significan",
+    "permutation",
+    "wilcoxon",
+    "ranking robustness",
+)
+AGGREGATION_WORDS = ("mean", "median", "average", "sum", "percentile", "aggregat")
+ORDER_WORDS = (
+    "aggregate-then-rank",
+    "aggregate then rank",
+    "rank-then-aggregate",
+    "rank then aggregate",
+    "metric-based",
+    "case-based",
+    "test-based",
+    "significance",
+    "wilcoxon",
+    "per case",
+    "per test case",
+    "then rank",
+    "then ranked",
+)
+TIE_WORDS = ("tie", "tied", "same rank", "equal rank")
+COMBINE_WORDS = (
+    "mean rank",
+    "average rank",
+    "sum of ranks",
+    "rank sum",
+    "combine",
+    "combination",
+    "weighted",
+    "per metric",
+    "each metric",
+    "across metrics",
+    "over metrics",
+    "over all metrics",
+    "final rank",
+)
+OVERLAP_METRICS = re.compile(r"\b(dsc|dice)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Check:
+    code: str
+    severity: Severity
+    message: str
+    seed_reference: str
+    parameter: int | None
+    task: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _entry(answers: dict, number: int) -> dict | None:
+    return answers.get(str(number))
+
+
+def _missing(answers: dict, number: int) -> bool:
+    """Not answered at all, or marked not applicable."""
+    entry = _entry(answers, number)
+    if not entry or entry.get("not_applicable"):
+        return True
+    parameter = BY_NUMBER[number]
+    return not parameter.is_filled(entry.get("value"))
+
+
+def _text(answers: dict, number: int) -> str:
+    entry = _entry(answers, number)
+    if not entry or entry.get("not_applicable"):
+        return ""
+    value = entry.get("value")
+    if isinstance(value, str):
+        return value.lower()
+    if isinstance(value, dict):
+        return " ".join(str(v) for v in value.values() if isinstance(v, str)).lower()
+    return ""
+
+
+def _plain(text: str) -> str:
+    """Lower case, hyphens as spaces: "Rank-then-aggregate" → "rank then aggregate"."""
+    return " ".join(text.lower().replace("-", " ").split())
+
+
+def _mentions(text: str, words: tuple[str, ...]) -> bool:
+    text = _plain(text)
+    return any(_plain(word) in text for word in words)
+
+
+def _metrics(answers: dict) -> list[dict]:
+    entry = _entry(answers, METRICS)
+    value = entry.get("value") if entry else None
+    return list(value.get("metrics") or []) if isinstance(value, dict) else []
+
+
+def _choices(answers: dict, number: int) -> list[str]:
+    entry = _entry(answers, number)
+    value = entry.get("value") if entry else None
+    return list(value.get("choices") or []) if isinstance(value, dict) else []
+
+
+def _name(number: int) -> str:
+    return BY_NUMBER[number].name.lower()
+
+
+def _challenge_checks(answers: dict) -> list[Check]:
+    checks = []
+    if _missing(answers, ORGANIZER_POLICY):
+        checks.append(
+            Check(
+                "organizer_participation_missing",
+                "warning",
+                "The organizer participation policy is missing: say whether "
+                "members of the organizers' institutes may participate and be "
+                "ranked (reported by only 6 % of tasks in 2004–2016).",
+                "002 Table 1 (participation conditions)",
+                ORGANIZER_POLICY,
+                None,
+            )
+        )
+    if _missing(answers, TRAINING_POLICY):
+        checks.append(
+            Check(
+                "training_data_policy_missing",
+                "warning",
+                "The training data policy is missing: say whether participants "
+                "may use data beyond the provided training data (85 % of tasks "
+                "did not say).",
+                "002 Results (reporting of parameters)",
+                TRAINING_POLICY,
+                None,
+            )
+        )
+    return checks
+
+
+def _task_checks(task: str, answers: dict) -> list[Check]:
+    checks: list[Check] = []
+    ranking = _text(answers, RANKING)
+    metrics = _metrics(answers)
+
+    def add(code, severity, message, seed, parameter):
+        checks.append(Check(code, severity, message, seed, parameter, task))
+
+    if metrics and not (
+        _mentions(_text(answers, MISSING_DATA), MISSING_RULE_WORDS)
+        or _mentions(ranking, MISSING_RULE_WORDS)
+    ):
+        add(
+            "missing_data_rule_missing",
+            "warning",
+            "The ranking uses metric values but no rule says what happens to "
+            "missing results (e.g. set to the worst value); leaving out difficult "
+            "cases could then improve a rank.",
+            "002 Discussion (missing data); 004 §4.1",
+            MISSING_DATA,
+        )
+    if re.search(r"\bmedian\b", ranking):
+        add(
+            "median_aggregation",
+            "warning",
+            "The ranking aggregates with the median: single-metric rankings are "
+            "significantly less robust with the median than with the mean.",
+            "002 Fig. 3",
+            RANKING,
+        )
+    if not (
+        _mentions(_text(answers, UNCERTAINTY), UNCERTAINTY_WORDS)
+        or _mentions(_text(answers, STATISTICAL_TESTS), UNCERTAINTY_WORDS)
+    ):
+        add(
+            "uncertainty_analysis_missing",
+            "warning",
+            "No uncertainty analysis of the ranking is planned (e.g. bootstrap "
+            "or leave-one-out stability, significance tests).",
+            "002 Fig. 4 (ranking robustness); 000 (bootstrap stability)",
+            UNCERTAINTY,
+        )
+    cases = (_entry(answers, TEST_CASES) or {}).get("value")
+    count = cases.get("count") if isinstance(cases, dict) else None
+    if isinstance(count, int) and count < MIN_TEST_CASES:
+        add(
+            "few_test_cases",
+            "warning",
+            f"Only {count} test case(s): with fewer than {MIN_TEST_CASES} test "
+            "cases ranks will be unstable.",
+            "002 Fig. 4 (robustness to the test data)",
+            TEST_CASES,
+        )
+    if not ranking:
+        missing_parts = ["the ranking method"]
+    else:
+        missing_parts = [
+            label
+            for label, words in (
+                ("how values are aggregated (mean, median, ...)", AGGREGATION_WORDS),
+                (
+                    "the order (aggregate then rank, rank then aggregate or "
+                    "test-based)",
+                    ORDER_WORDS,
+                ),
+                ("how ties are ranked", TIE_WORDS),
+            )
+            if not _mentions(ranking, words)
+        ]
+    if missing_parts:
+        add(
+            "ranking_scheme_not_executable",
+            "warning" if ranking else "error",
+            "The rank computation method is not structured enough to execute; it "
+            f"does not say {', '.join(missing_parts)}.",
+            "004 §4.1 (changing the ranking scheme); 003 (an executable scheme)",
+            RANKING,
+        )
+    for i, metric in enumerate(metrics, start=1):
+        name = metric.get("name") or f"metric {i}"
+        lacking = []
+        if not isinstance(metric.get("higher_is_better"), bool):
+            lacking.append("direction")
+        if metric.get("worst_value") is None:
+            lacking.append("worst value")
+        if lacking:
+            add(
+                "metric_incomplete",
+                "warning",
+                f"Metric {name!r} has no {' and no '.join(lacking)}; both are "
+                "needed to rank and to fill in missing results.",
+                "003 (N/A → worst value); 000 (ranking direction)",
+                METRICS,
+            )
+    if "detection" in _choices(answers, TASK_CATEGORY):
+        for metric in metrics:
+            if OVERLAP_METRICS.search(str(metric.get("name", ""))):
+                add(
+                    "overlap_metric_for_detection",
+                    "warning",
+                    f"{metric['name']!r} is a pixel-overlap metric but the task is "
+                    "a detection task: use detection metrics (e.g. F1 score, "
+                    "average precision) on matched objects.",
+                    "004 §4.2",
+                    METRICS,
+                )
+    if len(metrics) > 1 and not (
+        _mentions(ranking, COMBINE_WORDS)
+        or _mentions(_text(answers, METRICS), COMBINE_WORDS)
+    ):
+        add(
+            "metrics_not_combined",
+            "warning",
+            f"{len(metrics)} metrics are listed but no rule says how they are "
+            "combined into one ranking (e.g. mean of the per-metric ranks).",
+            "002 Results (8 % did not report the rank aggregation method)",
+            RANKING,
+        )
+    return checks
+
+
+def checks_for(snapshot: dict[str, Any]) -> list[Check]:
+    """All design checks of a `design_snapshot`, challenge-level first."""
+    checks = _challenge_checks(snapshot.get("answers", {}))
+    for task in snapshot.get("tasks", []):
+        checks += _task_checks(task["name"], task.get("answers", {}))
+    return checks

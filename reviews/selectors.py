@@ -1,0 +1,308 @@
+"""Reads for peer review: who sees which review, labels, history, diffs,
+reviewer suggestions and reminders. Blind review lives here:
+
+* chairs of the call and staff see every review with the reviewer's name and
+  the confidential comments;
+* a reviewer sees their own reviews, and the co-reviewers' reviews of a
+  revision only after submitting their own review of that revision;
+* organizers see the reviews of revisions that have been decided on;
+* everybody except chairs and staff sees reviewers only as "Reviewer N"
+  (numbered by assignment order) and never sees others' confidential comments.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.models import Role
+from registry.enums import ChallengeStatus
+from registry.models import Challenge
+from registry.parameters import BY_NUMBER
+from registry.permissions import is_chair, is_organizer
+
+from .conflicts import conflict_reason
+from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
+from .models import Assignment, ProposalVersion, Review
+
+# Parameters whose choices describe what a proposal is about (for suggestions).
+TOPIC_PARAMETERS = (16, 17, 25)  # field of application, task category, modality
+
+
+def user_named(username: Any, *, field: str = "reviewer"):
+    """The user called `username`; a ValidationError naming `field` otherwise."""
+    user = get_user_model().objects.filter(username=str(username or "")).first()
+    if user is None:
+        raise ValidationError({field: f"No user {username!r}."})
+    return user
+
+
+def sees_identities(user, challenge: Challenge) -> bool:
+    return user.is_staff or is_chair(user, challenge)
+
+
+def reviewer_labels(challenge: Challenge) -> dict[int, str]:
+    """reviewer id → "Reviewer N", stable by assignment order."""
+    return {
+        reviewer_id: f"Reviewer {n}"
+        for n, reviewer_id in enumerate(
+            challenge.assignments.order_by("created", "id").values_list(
+                "reviewer_id", flat=True
+            ),
+            start=1,
+        )
+    }
+
+
+def assignment_of(user, challenge: Challenge) -> Assignment | None:
+    if not user.is_authenticated:
+        return None
+    return challenge.assignments.filter(reviewer=user).first()
+
+
+def reviews_visible_to(user, challenge: Challenge) -> list[Review]:
+    reviews = Review.objects.filter(assignment__challenge=challenge).select_related(
+        "assignment__reviewer"
+    )
+    if sees_identities(user, challenge):
+        return list(reviews)
+    mine = assignment_of(user, challenge)
+    if mine is not None and mine.status in ACTIVE_ASSIGNMENT_STATES:
+        reviewed = set(mine.reviews.values_list("revision", flat=True))
+        return [r for r in reviews if r.revision in reviewed]
+    if is_organizer(user, challenge):
+        decided = set(challenge.decisions.values_list("revision", flat=True))
+        return [r for r in reviews if r.revision in decided]
+    return []
+
+
+def review_data(review: Review, *, viewer, challenge: Challenge, labels) -> dict:
+    """A review as `viewer` may see it (blind unless chair/staff)."""
+    assignment = review.assignment
+    mine = assignment.reviewer_id == viewer.pk
+    full = sees_identities(viewer, challenge)
+    data: dict[str, Any] = {
+        "id": review.pk,
+        "reviewer": labels.get(assignment.reviewer_id, "Reviewer"),
+        "role": assignment.role,
+        "mine": mine,
+        "revision": review.revision,
+        "recommendation": review.recommendation,
+        "confidence": review.confidence,
+        "comments": review.comments,
+        "sections": review.sections,
+        "parameters": review.parameters,
+        "clinical_relevance": review.clinical_relevance,
+        "submitted": review.submitted,
+    }
+    if full:
+        data["reviewer_username"] = assignment.reviewer.get_username()
+    if full or mine:
+        data["confidential"] = review.confidential
+    return data
+
+
+def assignment_data(assignment: Assignment, *, label: str) -> dict[str, Any]:
+    return {
+        "id": assignment.pk,
+        "reviewer": assignment.reviewer.get_username(),
+        "label": label,
+        "role": assignment.role,
+        "status": assignment.status,
+        "due": assignment.due,
+        "decline_reason": assignment.decline_reason,
+        "assigned_by": (
+            assignment.assigned_by.get_username() if assignment.assigned_by else None
+        ),
+        "created": assignment.created,
+    }
+
+
+def review_progress(challenge: Challenge) -> dict[str, Any]:
+    """Active reviewers per role against the call's minimums; reviews in."""
+    active = challenge.assignments.filter(status__in=ACTIVE_ASSIGNMENT_STATES)
+    minimum = {
+        ReviewerRole.TECHNICAL: challenge.call.min_technical_reviewers,
+        ReviewerRole.CLINICAL: challenge.call.min_clinical_reviewers,
+    }
+    return {
+        "revision": challenge.revision,
+        "roles": {
+            role: {
+                "assigned": active.filter(role=role).count(),
+                "minimum": minimum[role],
+            }
+            for role in ReviewerRole.values
+        },
+        "reviews_in": active.filter(status=AssignmentStatus.SUBMITTED).count(),
+        "reviews_due": active.filter(status=AssignmentStatus.ASSIGNED).count(),
+    }
+
+
+def history_of(challenge: Challenge, *, viewer) -> list[dict[str, Any]]:
+    """The timeline; actors who are reviewers appear as "Reviewer N" unless the
+    viewer is a chair or staff."""
+    labels = {} if sees_identities(viewer, challenge) else reviewer_labels(challenge)
+    return [
+        {
+            "from": change.from_status,
+            "to": change.to_status,
+            "when": change.created,
+            "who": (
+                None
+                if change.actor is None
+                else labels.get(change.actor_id, change.actor.get_username())
+            ),
+            "note": change.note,
+        }
+        for change in challenge.status_changes.select_related("actor")
+    ]
+
+
+# --- diffs -------------------------------------------------------------------------
+
+
+def version(challenge: Challenge, revision: int) -> ProposalVersion | None:
+    return challenge.versions.filter(revision=revision).first()
+
+
+def _text(number: int, entry: dict | None) -> str:
+    if not entry:
+        return ""
+    if entry.get("not_applicable"):
+        return f"Not applicable: {entry['not_applicable']}"
+    parameter = BY_NUMBER.get(number)
+    return parameter.to_text(entry.get("value")) if parameter else ""
+
+
+def _changes(task: str | None, old: dict, new: dict) -> list[dict[str, Any]]:
+    changes = []
+    for key in sorted({*old, *new}, key=int):
+        before, after = old.get(key), new.get(key)
+        if before == after:
+            continue
+        number = int(key)
+        parameter = BY_NUMBER.get(number)
+        changes.append(
+            {
+                "task": task,
+                "number": number,
+                "name": parameter.name if parameter else "",
+                "from": before,
+                "to": after,
+                "from_text": _text(number, before),
+                "to_text": _text(number, after),
+            }
+        )
+    return changes
+
+
+def diff_snapshots(old: dict, new: dict) -> dict[str, Any]:
+    """Every parameter that changed between two `design_snapshot`s (tasks are
+    matched by name), plus the tasks added and removed."""
+    changed = _changes(None, old.get("answers", {}), new.get("answers", {}))
+    old_tasks = {t["name"]: t["answers"] for t in old.get("tasks", [])}
+    new_tasks = {t["name"]: t["answers"] for t in new.get("tasks", [])}
+    for name, answers in new_tasks.items():
+        if name in old_tasks:
+            changed += _changes(name, old_tasks[name], answers)
+    return {
+        "changed": changed,
+        "added_tasks": [n for n in new_tasks if n not in old_tasks],
+        "removed_tasks": [n for n in old_tasks if n not in new_tasks],
+    }
+
+
+# --- chairs ------------------------------------------------------------------------
+
+
+def proposal_keywords(challenge: Challenge) -> set[str]:
+    keywords: set[str] = set()
+    for answer in challenge.answers.filter(number__in=TOPIC_PARAMETERS):
+        if isinstance(answer.value, dict):
+            keywords |= {
+                str(c).strip().lower() for c in answer.value.get("choices", [])
+            }
+    keywords.discard("other")
+    return keywords
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    user: Any
+    score: int
+    matched: tuple[str, ...]
+    role: str
+
+
+def suggest_reviewers(challenge: Challenge, *, limit: int = 20) -> list[Suggestion]:
+    """Reviewers ranked by the overlap of their expertise keywords with the
+    proposal's task categories (17), modalities (25) and fields of application
+    (16); already assigned and conflicted reviewers are left out."""
+    wanted = proposal_keywords(challenge)
+    assigned = set(challenge.assignments.values_list("reviewer_id", flat=True))
+    candidates = (
+        get_user_model()
+        .objects.filter(
+            is_active=True,
+            profile__role__in=[Role.REVIEWER, Role.CLINICAL_REVIEWER],
+        )
+        .exclude(pk__in=assigned)
+        .select_related("profile")
+    )
+    suggestions = []
+    for user in candidates:
+        matched = tuple(sorted(user.profile.expertise_keywords & wanted))
+        if conflict_reason(user, challenge):
+            continue
+        role = (
+            ReviewerRole.CLINICAL
+            if user.profile.role == Role.CLINICAL_REVIEWER
+            else ReviewerRole.TECHNICAL
+        )
+        suggestions.append(Suggestion(user, len(matched), matched, role))
+    suggestions.sort(key=lambda s: (-s.score, s.user.get_username()))
+    return suggestions[:limit]
+
+
+def draft_decision_letter(challenge: Challenge) -> str:
+    """A letter for the chair to edit, with the anonymised reviews of the
+    current revision (no names, no confidential comments)."""
+    labels = reviewer_labels(challenge)
+    reviews = Review.objects.filter(
+        assignment__challenge=challenge, revision=challenge.revision
+    ).select_related("assignment")
+    parts = [
+        f'Dear organizers of "{challenge.name}",',
+        "",
+        f"thank you for submitting revision {challenge.revision} of your proposal. "
+        "The reviews follow.",
+    ]
+    for review in reviews:
+        parts += [
+            "",
+            f"{labels.get(review.assignment.reviewer_id, 'Reviewer')} "
+            f"({review.assignment.get_role_display().lower()}): "
+            f"{review.get_recommendation_display()}, confidence {review.confidence}/5",
+            review.comments,
+        ]
+        for group, entry in review.sections.items():
+            parts.append(f"- {group}: {entry['score']}/5. {entry['comment']}".rstrip())
+    return "\n".join(parts)
+
+
+def reviews_due_within(days: int, *, today: dt.date | None = None) -> QuerySet:
+    """Pending assignments of proposals under review due in the next `days` days."""
+    today = today or timezone.localdate()
+    return Assignment.objects.filter(
+        status=AssignmentStatus.ASSIGNED,
+        challenge__status=ChallengeStatus.UNDER_REVIEW,
+        due__gte=today,
+        due__lte=today + dt.timedelta(days=days),
+    ).select_related("challenge", "reviewer")

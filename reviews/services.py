@@ -1,0 +1,305 @@
+"""Writes for peer review. Status changes go through the registry's single funnel
+`registry.services.set_challenge_state`; every service validates first and
+writes inside one transaction, so a refused request changes nothing. Mail is
+queued with `transaction.on_commit` and only leaves after the commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import partial
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from registry import services as registry_services
+from registry.enums import ChallengeStatus
+from registry.models import Challenge
+from registry.permissions import is_chair, is_organizer
+from registry.services import TransitionError
+from registry.snapshots import design_snapshot
+
+from . import notifications
+from .conflicts import conflict_reason
+from .enums import AssignmentStatus, DecisionKind, ReviewerRole
+from .models import Assignment, ConflictDeclaration, Decision, ProposalVersion, Review
+from .validation import (
+    clean_parameter_comments,
+    clean_recommendation,
+    clean_score,
+    clean_sections,
+    clean_text,
+)
+
+REVIEW_PERIOD_DAYS = 21
+ASSIGNABLE_STATES = (ChallengeStatus.SUBMITTED, ChallengeStatus.UNDER_REVIEW)
+DECISION_STATES = {
+    DecisionKind.ACCEPT: ChallengeStatus.ACCEPTED,
+    DecisionKind.REVISION: ChallengeStatus.REVISION_REQUESTED,
+    DecisionKind.REJECT: ChallengeStatus.REJECTED,
+}
+
+
+class ReviewConflictError(Exception):
+    """A request that clashes with the state of the review (HTTP 409): a conflict
+    of interest, a reviewer assigned twice, a revision reviewed twice."""
+
+
+def _after_commit(func, *args) -> None:
+    transaction.on_commit(partial(func, *args))
+
+
+def _lock(challenge: Challenge) -> Challenge:
+    return Challenge.objects.select_for_update().get(pk=challenge.pk)
+
+
+# --- versions ------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_version(*, challenge: Challenge, response: str = "") -> ProposalVersion:
+    """Freeze the design of the current revision (idempotent per revision).
+
+    Called when a submission goes under review: a submitted proposal cannot be
+    edited, so the design then is the design as submitted.
+    """
+    challenge.refresh_from_db()
+    version, created = ProposalVersion.objects.get_or_create(
+        challenge=challenge,
+        revision=challenge.revision,
+        defaults={"snapshot": design_snapshot(challenge), "response": response},
+    )
+    if not created and response and not version.response:
+        version.response = response
+        version.save(update_fields=["response"])
+    return version
+
+
+# --- assignments -----------------------------------------------------------------
+
+
+@transaction.atomic
+def assign_reviewer(
+    *,
+    challenge: Challenge,
+    reviewer,
+    role: str,
+    actor,
+    due: dt.date | None = None,
+) -> Assignment:
+    """A chair assigns a reviewer; the first assignment starts the review."""
+    if not is_chair(actor, challenge):
+        raise PermissionDenied("Only a chair of the call can assign reviewers.")
+    if role not in ReviewerRole.values:
+        raise ValidationError(
+            {"role": f"{role!r} is not one of {ReviewerRole.values}."}
+        )
+    caller, challenge = challenge, _lock(challenge)
+    if challenge.status not in ASSIGNABLE_STATES:
+        raise TransitionError(
+            f"Reviewers can be assigned to submitted proposals or proposals under "
+            f"review; this one is {challenge.get_status_display().lower()}."
+        )
+    existing = challenge.assignments.filter(reviewer=reviewer).first()
+    if existing is not None:
+        raise ReviewConflictError(
+            f"{reviewer.get_username()} is already assigned to this proposal "
+            f"({existing.get_status_display().lower()})."
+        )
+    reason = conflict_reason(reviewer, challenge)
+    if reason:
+        raise ReviewConflictError(reason)
+    if due is None:
+        due = timezone.localdate() + dt.timedelta(days=REVIEW_PERIOD_DAYS)
+    if challenge.status == ChallengeStatus.SUBMITTED:
+        record_version(challenge=challenge)
+        registry_services.set_challenge_state(
+            challenge,
+            ChallengeStatus.UNDER_REVIEW,
+            actor=actor,
+            note="Reviewers assigned.",
+        )
+    assignment = Assignment.objects.create(
+        challenge=challenge, reviewer=reviewer, role=role, assigned_by=actor, due=due
+    )
+    _after_commit(notifications.send_assignment, assignment.pk)
+    caller.refresh_from_db()
+    return assignment
+
+
+@transaction.atomic
+def decline_assignment(*, assignment: Assignment, actor, reason: str) -> Assignment:
+    if assignment.reviewer_id != actor.pk:
+        raise PermissionDenied("Only the assigned reviewer can decline.")
+    reason = clean_text(reason, "reason", required=True)
+    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    if assignment.status != AssignmentStatus.ASSIGNED:
+        raise ReviewConflictError(
+            f"The assignment is {assignment.get_status_display().lower()}; only a "
+            "pending assignment can be declined."
+        )
+    assignment.status = AssignmentStatus.DECLINED
+    assignment.decline_reason = reason
+    assignment.save(update_fields=["status", "decline_reason"])
+    return assignment
+
+
+@transaction.atomic
+def declare_conflict(
+    *,
+    reviewer,
+    reason: str,
+    institution: str = "",
+    challenge: Challenge | None = None,
+) -> ConflictDeclaration:
+    """A reviewer declares a conflict with an institution or with one proposal."""
+    institution = clean_text(institution, "institution")[:300]
+    if bool(institution) == (challenge is not None):
+        raise ValidationError(
+            {"institution": "Name either an institution or a challenge, not both."}
+        )
+    return ConflictDeclaration.objects.create(
+        reviewer=reviewer,
+        institution=institution,
+        challenge=challenge,
+        reason=clean_text(reason, "reason", required=True),
+    )
+
+
+# --- reviews ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def submit_review(
+    *,
+    challenge: Challenge,
+    actor,
+    recommendation: str,
+    confidence: int,
+    comments: str,
+    sections: dict[str, Any] | None = None,
+    parameters: list[dict[str, Any]] | None = None,
+    confidential: str = "",
+    clinical_relevance: int | None = None,
+) -> Review:
+    """An assigned reviewer reviews the current revision (once per revision)."""
+    assignment = (
+        Assignment.objects.select_for_update()
+        .filter(challenge=challenge, reviewer=actor)
+        .first()
+    )
+    if assignment is None or assignment.status == AssignmentStatus.DECLINED:
+        raise PermissionDenied(
+            "Only reviewers assigned to this proposal can review it."
+        )
+    fields = {
+        "recommendation": clean_recommendation(recommendation),
+        "confidence": clean_score(confidence, "confidence"),
+        "comments": clean_text(comments, "comments", required=True),
+        "sections": clean_sections(sections),
+        "parameters": clean_parameter_comments(
+            parameters, task_names={t.name for t in challenge.tasks.all()}
+        ),
+        "confidential": clean_text(confidential, "confidential"),
+        "clinical_relevance": clean_score(
+            clinical_relevance, "clinical_relevance", required=False
+        ),
+    }
+    if fields["clinical_relevance"] is not None and assignment.role != (
+        ReviewerRole.CLINICAL
+    ):
+        raise ValidationError(
+            {"clinical_relevance": "Only clinical reviewers rate clinical relevance."}
+        )
+    challenge = _lock(challenge)
+    if challenge.status != ChallengeStatus.UNDER_REVIEW:
+        raise TransitionError(
+            f"The proposal is {challenge.get_status_display().lower()}, not under "
+            "review; reviews cannot be submitted now."
+        )
+    if assignment.reviews.filter(revision=challenge.revision).exists():
+        raise ReviewConflictError(
+            f"You have already reviewed revision {challenge.revision}."
+        )
+    review = Review.objects.create(
+        assignment=assignment, revision=challenge.revision, **fields
+    )
+    assignment.status = AssignmentStatus.SUBMITTED
+    assignment.save(update_fields=["status"])
+    _after_commit(notifications.send_review_submitted, review.pk)
+    return review
+
+
+# --- decisions and revisions -------------------------------------------------------
+
+
+@transaction.atomic
+def decide(*, challenge: Challenge, actor, decision: str, letter: str) -> Decision:
+    """A chair decides. The row lock makes two simultaneous decisions serial:
+    the second one sees the new status and is refused (TransitionError)."""
+    if decision not in DecisionKind.values:
+        raise ValidationError(
+            {"decision": f"{decision!r} is not one of {DecisionKind.values}."}
+        )
+    letter = clean_text(letter, "letter", required=True)
+    caller, challenge = challenge, _lock(challenge)
+    if not is_chair(actor, challenge):
+        raise PermissionDenied("Only a chair of the call can decide.")
+    if challenge.status != ChallengeStatus.UNDER_REVIEW:
+        raise TransitionError(
+            f"The proposal is {challenge.get_status_display().lower()}; a decision "
+            "needs a proposal under review."
+        )
+    registry_services.set_challenge_state(
+        challenge,
+        DECISION_STATES[decision],
+        actor=actor,
+        note=f"Decision: {DecisionKind(decision).label.lower()}.",
+    )
+    made = Decision.objects.create(
+        challenge=challenge,
+        revision=challenge.revision,
+        decision=decision,
+        letter=letter,
+        chair=actor,
+    )
+    _after_commit(notifications.send_decision, made.pk)
+    caller.refresh_from_db()
+    return made
+
+
+@transaction.atomic
+def resubmit_challenge(*, challenge: Challenge, actor, response: str) -> Challenge:
+    """Organizers resubmit a revision with a response letter.
+
+    revision_requested → submitted (completeness checked by the registry) →
+    under review again with the same (non-declined) reviewers, whose reviews of
+    the new revision are pending again.
+    """
+    if not is_organizer(actor, challenge):
+        raise PermissionDenied("Only organizers can resubmit their proposal.")
+    response = clean_text(response, "response", required=True)
+    caller, challenge = challenge, _lock(challenge)
+    if challenge.status != ChallengeStatus.REVISION_REQUESTED:
+        raise TransitionError(
+            f"The proposal is {challenge.get_status_display().lower()}; only a "
+            "proposal with a requested revision can be resubmitted."
+        )
+    challenge = registry_services.submit_challenge(
+        challenge=challenge, actor=actor, note=response
+    )
+    version = record_version(challenge=challenge, response=response)
+    active = challenge.assignments.exclude(status=AssignmentStatus.DECLINED)
+    if active.exists():
+        active.update(status=AssignmentStatus.ASSIGNED)
+        registry_services.set_challenge_state(
+            challenge,
+            ChallengeStatus.UNDER_REVIEW,
+            actor=actor,
+            note=f"Revision {challenge.revision} back under review.",
+        )
+        _after_commit(notifications.send_resubmission, version.pk)
+    caller.refresh_from_db()
+    return caller

@@ -1,0 +1,87 @@
+"""A call with a chair, a submitted proposal and reviewers, built through the
+real services."""
+
+from types import SimpleNamespace
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.models import Role
+from registry import services as registry_services
+from reviews import services
+from tests.factories import CallFactory, UserFactory
+from tests.registry.helpers import fill_proposal
+
+
+def client_for(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def submitted_proposal(owner, call, *, name="Decathlon", tasks=("Brain",)):
+    challenge = registry_services.create_challenge(owner=owner, call=call, name=name)
+    for task in tasks:
+        registry_services.add_task(challenge=challenge, name=task, actor=owner)
+    fill_proposal(challenge, owner)
+    return registry_services.submit_challenge(challenge=challenge, actor=owner)
+
+
+@pytest.fixture
+def world(db):
+    call = CallFactory(slug="miccai-2027", title="MICCAI 2027")
+    chair = UserFactory(username="chair", profile__role=Role.CHAIR)
+    call.chairs.add(chair)
+    other_call = CallFactory(slug="isbi-2027")
+    other_chair = UserFactory(username="otherchair", profile__role=Role.CHAIR)
+    other_call.chairs.add(other_chair)
+    organizer = UserFactory(username="olga", profile__institution="Org Institute")
+    challenge = submitted_proposal(organizer, call)
+    return SimpleNamespace(
+        call=call,
+        chair=chair,
+        other_chair=other_chair,
+        organizer=organizer,
+        other_organizer=UserFactory(username="oscar"),
+        challenge=challenge,
+        tech1=UserFactory(
+            username="tina",
+            profile__role=Role.REVIEWER,
+            profile__expertise="segmentation, MRI",
+        ),
+        tech2=UserFactory(
+            username="tom", profile__role=Role.REVIEWER, profile__expertise="CT"
+        ),
+        clinical=UserFactory(
+            username="clara",
+            profile__role=Role.CLINICAL_REVIEWER,
+            profile__expertise="diagnosis",
+        ),
+        outsider_reviewer=UserFactory(username="rex", profile__role=Role.REVIEWER),
+        staff=UserFactory(username="sam", is_staff=True),
+    )
+
+
+@pytest.fixture
+def under_review(world):
+    """The proposal with two technical and one clinical reviewer assigned."""
+    for reviewer, role in (
+        (world.tech1, "technical"),
+        (world.tech2, "technical"),
+        (world.clinical, "clinical"),
+    ):
+        services.assign_reviewer(
+            challenge=world.challenge, reviewer=reviewer, role=role, actor=world.chair
+        )
+    world.challenge.refresh_from_db()
+    return world
+
+
+def review_payload(recommendation="major_revision", **extra):
+    return {
+        "recommendation": recommendation,
+        "confidence": 4,
+        "comments": "Clear design; the ranking needs a missing-data rule.",
+        **extra,
+    }

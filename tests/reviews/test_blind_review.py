@@ -1,0 +1,218 @@
+"""Blind review: who sees which review, and never reviewers' names unless chair."""
+
+import pytest
+
+from registry.models import StatusChange
+from reviews import services
+from tests.reviews.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def review(world, user, **extra):
+    return services.submit_review(
+        challenge=world.challenge,
+        actor=user,
+        recommendation="minor_revision",
+        confidence=3,
+        comments=f"Comments by {user.username}.",
+        confidential=f"Secret of {user.username}.",
+        **extra,
+    )
+
+
+def reviews_seen_by(world, user):
+    response = client_for(user).get(f"/api/v1/challenges/{world.challenge.pk}/reviews/")
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_reviewer_sees_no_co_review_before_submitting_own(under_review):
+    review(under_review, under_review.tech1)
+    assert reviews_seen_by(under_review, under_review.tech2) == []
+
+
+def test_reviewer_sees_co_reviews_anonymised_after_submitting_own(under_review):
+    review(under_review, under_review.tech1)
+    review(under_review, under_review.tech2)
+    seen = reviews_seen_by(under_review, under_review.tech2)
+    assert [(r["reviewer"], r["mine"]) for r in seen] == [
+        ("Reviewer 1", False),
+        ("Reviewer 2", True),
+    ]
+    assert "confidential" not in seen[0]
+    assert seen[1]["confidential"] == "Secret of tom."
+    assert all("reviewer_username" not in r for r in seen)
+
+
+def test_organizer_sees_reviews_only_after_decision_without_identities(under_review):
+    for user in (under_review.tech1, under_review.tech2, under_review.clinical):
+        review(under_review, user)
+    assert reviews_seen_by(under_review, under_review.organizer) == []
+    services.decide(
+        challenge=under_review.challenge,
+        actor=under_review.chair,
+        decision="revision",
+        letter="Please revise.",
+    )
+    response = client_for(under_review.organizer).get(
+        f"/api/v1/challenges/{under_review.challenge.pk}/reviews/"
+    )
+    seen = response.json()
+    assert [r["reviewer"] for r in seen] == ["Reviewer 1", "Reviewer 2", "Reviewer 3"]
+    body = response.content.decode()
+    for name in ("tina", "tom", "clara"):
+        assert name not in body.replace(f"Comments by {name}.", "")
+    assert "Secret of" not in body
+
+
+def test_chair_sees_identities_and_confidential_comments(under_review):
+    review(under_review, under_review.tech1)
+    seen = reviews_seen_by(under_review, under_review.chair)
+    assert seen[0]["reviewer_username"] == "tina"
+    assert seen[0]["confidential"] == "Secret of tina."
+
+
+def test_organizer_cannot_list_assignments(under_review):
+    response = client_for(under_review.organizer).get(
+        f"/api/v1/challenges/{under_review.challenge.pk}/assignments/"
+    )
+    assert response.status_code == 403
+
+
+def test_reviewer_lists_only_own_assignment(under_review):
+    response = client_for(under_review.tech2).get(
+        f"/api/v1/challenges/{under_review.challenge.pk}/assignments/"
+    )
+    assert [a["reviewer"] for a in response.json()["assignments"]] == ["tom"]
+
+
+def test_chair_sees_progress_against_call_minimums(under_review):
+    review(under_review, under_review.tech1)
+    data = (
+        client_for(under_review.chair)
+        .get(f"/api/v1/challenges/{under_review.challenge.pk}/assignments/")
+        .json()
+    )
+    assert data["progress"]["roles"] == {
+        "technical": {"assigned": 2, "minimum": 2},
+        "clinical": {"assigned": 1, "minimum": 1},
+    }
+    assert (data["progress"]["reviews_in"], data["progress"]["reviews_due"]) == (1, 2)
+
+
+def test_draft_letter_is_anonymised(under_review):
+    review(under_review, under_review.tech1)
+    data = (
+        client_for(under_review.chair)
+        .get(f"/api/v1/challenges/{under_review.challenge.pk}/decision/")
+        .json()
+    )
+    letter = data["draft_letter"]
+    assert "Reviewer 1 (technical reviewer): Minor revision" in letter
+    assert "Comments by tina." in letter
+    assert "Secret of tina." not in letter
+
+
+def test_history_shows_reviewers_as_labels_to_organizers(under_review):
+    # A reviewer who also acted on the timeline (e.g. as staff) stays anonymous.
+    StatusChange.objects.create(
+        challenge=under_review.challenge,
+        from_status="under_review",
+        to_status="under_review",
+        actor=under_review.tech2,
+        note="",
+    )
+    organizer_view = client_for(under_review.organizer).get(
+        f"/api/v1/challenges/{under_review.challenge.pk}/history/"
+    )
+    chair_view = client_for(under_review.chair).get(
+        f"/api/v1/challenges/{under_review.challenge.pk}/history/"
+    )
+    assert [h["who"] for h in organizer_view.json()] == ["olga", "chair", "Reviewer 2"]
+    assert [h["who"] for h in chair_view.json()] == ["olga", "chair", "tom"]
+
+
+def test_review_with_unknown_section_names_the_field(under_review):
+    response = client_for(under_review.tech1).post(
+        f"/api/v1/challenges/{under_review.challenge.pk}/reviews/",
+        {
+            "recommendation": "accept",
+            "confidence": 3,
+            "comments": "Fine.",
+            "sections": {"Vibes": {"score": 3, "comment": ""}},
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "sections.Vibes" in response.json()
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"confidence": 6}, "confidence"),
+        ({"recommendation": "maybe"}, "recommendation"),
+        ({"comments": "  "}, "comments"),
+        ({"clinical_relevance": 3}, "clinical_relevance"),
+        (
+            {"parameters": [{"number": 44, "task": None, "comment": "x"}]},
+            "parameters[1].task",
+        ),
+        (
+            {"sections": {"Assessment method": {"score": 0}}},
+            "sections.Assessment method.score",
+        ),
+    ],
+)
+def test_review_with_bad_input_names_the_field_and_changes_nothing(
+    under_review, payload, field
+):
+    body = {"recommendation": "accept", "confidence": 3, "comments": "Fine.", **payload}
+    response = client_for(under_review.tech1).post(
+        f"/api/v1/challenges/{under_review.challenge.pk}/reviews/", body, format="json"
+    )
+    assert response.status_code == 400
+    assert field in response.json()
+    assert not under_review.challenge.assignments.get(
+        reviewer=under_review.tech1
+    ).reviews.exists()
+
+
+def test_review_with_sections_parameters_and_clinical_relevance_is_stored(under_review):
+    review(
+        under_review,
+        under_review.clinical,
+        sections={"Assessment method": {"score": 2, "comment": "Vague ranking."}},
+        parameters=[{"number": 46, "task": "Brain", "comment": "Which order?"}],
+        clinical_relevance=5,
+    )
+    seen = reviews_seen_by(under_review, under_review.clinical)[0]
+    assert seen["sections"] == {
+        "Assessment method": {"score": 2, "comment": "Vague ranking."}
+    }
+    assert seen["parameters"] == [
+        {"number": 46, "task": "Brain", "comment": "Which order?"}
+    ]
+    assert seen["clinical_relevance"] == 5
+
+
+def test_second_review_of_same_revision_is_a_conflict(under_review):
+    review(under_review, under_review.tech1)
+    response = client_for(under_review.tech1).post(
+        f"/api/v1/challenges/{under_review.challenge.pk}/reviews/",
+        {"recommendation": "accept", "confidence": 3, "comments": "Again."},
+        format="json",
+    )
+    assert response.status_code == 409
+    assert "already reviewed revision 1" in response.json()["detail"]
+
+
+def test_decision_on_decided_proposal_is_a_conflict(under_review):
+    url = f"/api/v1/challenges/{under_review.challenge.pk}/decision/"
+    chair = client_for(under_review.chair)
+    body = {"decision": "reject", "letter": "No."}
+    assert chair.post(url, body, format="json").status_code == 201
+    response = chair.post(url, body, format="json")
+    assert response.status_code == 409
+    assert "rejected" in response.json()["detail"]
