@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
@@ -50,7 +51,10 @@ def _require_chair_or_staff(request: Request, challenge: Challenge) -> None:
 
 
 class Assignments(ReviewAPIView):
-    @extend_schema(summary="Reviewer assignments (chairs: all; reviewers: their own)")
+    @extend_schema(
+        summary="Reviewer assignments (chairs: all; reviewers: their own)",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         labels = selectors.reviewer_labels(challenge)
@@ -69,7 +73,7 @@ class Assignments(ReviewAPIView):
             }
         )
 
-    @extend_schema(request=AssignmentWriteSerializer)
+    @extend_schema(request=AssignmentWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         data = AssignmentWriteSerializer(data=request.data)
@@ -89,7 +93,10 @@ class Assignments(ReviewAPIView):
 
 
 class Suggestions(ReviewAPIView):
-    @extend_schema(summary="Reviewers ranked by expertise overlap (chairs)")
+    @extend_schema(
+        summary="Reviewers ranked by expertise overlap (chairs)",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         _require_chair_or_staff(request, challenge)
@@ -107,7 +114,10 @@ class Suggestions(ReviewAPIView):
 
 
 class Reviews(ReviewAPIView):
-    @extend_schema(summary="The reviews the caller may see (blind review rules)")
+    @extend_schema(
+        summary="The reviews the caller may see (blind review rules)",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         labels = selectors.reviewer_labels(challenge)
@@ -120,7 +130,7 @@ class Reviews(ReviewAPIView):
             ]
         )
 
-    @extend_schema(request=ReviewWriteSerializer)
+    @extend_schema(request=ReviewWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         data = ReviewWriteSerializer(data=request.data)
@@ -150,7 +160,10 @@ def _decision_data(decision) -> dict:
 
 
 class DecisionView(ReviewAPIView):
-    @extend_schema(summary="Decisions so far; chairs also get a draft letter")
+    @extend_schema(
+        summary="Decisions so far; chairs also get a draft letter",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         data = {"decisions": [_decision_data(d) for d in challenge.decisions.all()]}
@@ -158,7 +171,7 @@ class DecisionView(ReviewAPIView):
             data["draft_letter"] = selectors.draft_decision_letter(challenge)
         return Response(data)
 
-    @extend_schema(request=DecisionWriteSerializer)
+    @extend_schema(request=DecisionWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         data = DecisionWriteSerializer(data=request.data)
@@ -174,7 +187,7 @@ class DecisionView(ReviewAPIView):
 
 
 class Resubmit(ReviewAPIView):
-    @extend_schema(request=ResubmitSerializer)
+    @extend_schema(request=ResubmitSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         data = ResubmitSerializer(data=request.data)
@@ -206,7 +219,10 @@ def _revision_param(request: Request, name: str, default: int | None) -> int:
 
 
 class Diff(ReviewAPIView):
-    @extend_schema(summary="Parameters changed between two submitted revisions")
+    @extend_schema(
+        summary="Parameters changed between two submitted revisions",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         revisions = list(challenge.versions.values_list("revision", flat=True))
@@ -235,21 +251,27 @@ class Diff(ReviewAPIView):
 
 
 class History(ReviewAPIView):
-    @extend_schema(summary="Status changes (who, when, from, to, note)")
+    @extend_schema(
+        summary="Status changes (who, when, from, to, note)",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         return Response(selectors.history_of(challenge, viewer=request.user))
 
 
 class Checks(ReviewAPIView):
-    @extend_schema(summary="Automatic design checks of the current design")
+    @extend_schema(
+        summary="Automatic design checks of the current design",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         return Response([c.as_dict() for c in checks_for(design_snapshot(challenge))])
 
 
 class Decline(ReviewAPIView):
-    @extend_schema(request=DeclineSerializer)
+    @extend_schema(request=DeclineSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         assignment = get_object_or_404(
             Assignment.objects.select_related("challenge"), pk=pk
@@ -271,7 +293,10 @@ class Decline(ReviewAPIView):
 
 
 class Conflicts(ReviewAPIView):
-    @extend_schema(summary="The caller's declared conflicts of interest")
+    @extend_schema(
+        summary="The caller's declared conflicts of interest",
+        responses=OpenApiTypes.OBJECT,
+    )
     def get(self, request: Request) -> Response:
         return Response(
             [
@@ -285,7 +310,7 @@ class Conflicts(ReviewAPIView):
             ]
         )
 
-    @extend_schema(request=ConflictWriteSerializer)
+    @extend_schema(request=ConflictWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request) -> Response:
         data = ConflictWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
