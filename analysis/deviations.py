@@ -171,27 +171,25 @@ def _case_matrix(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def missing_case_deviations(frame: pd.DataFrame) -> list[Deviation]:
+    """Per task and metric, every algorithm without a result for some cases."""
     out = []
-    for task, rows in frame.groupby("task", sort=True):
-        cases = rows["case"].nunique()
-        present = rows.dropna(subset=["value"]).groupby("algorithm")["case"].nunique()
-        for algorithm in sorted(rows["algorithm"].unique()):
-            complete = int(present.get(algorithm, 0))
-            missing = cases - complete
-            # A case counts as missing when no metric value at all was delivered;
-            # partially missing metrics are reported by the engine's policy.
+    for (task, metric), rows in frame.groupby(["task", "metric"], sort=True):
+        matrix = _case_matrix(rows)
+        cases = len(matrix.index)
+        for algorithm in matrix.columns:
+            missing = int(matrix[algorithm].isna().sum())
             if missing:
                 share = missing / cases
                 out.append(
                     Deviation(
                         "missing_cases",
                         WARNING if share > 0.05 else INFO,
-                        f"Task {task}: {algorithm} has no result for {missing} of "
-                        f"{cases} cases ({share:.0%}).",
+                        f"Task {task}, {metric}: {algorithm} has no result for "
+                        f"{missing} of {cases} cases ({share:.0%}).",
                         None,
                         round(share, 4),
                         task,
-                        {"algorithm": algorithm},
+                        {"algorithm": algorithm, "metric": metric},
                     )
                 )
     return out

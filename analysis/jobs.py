@@ -2,8 +2,8 @@
 
 With `CELERY_BROKER_URL` set, jobs go to Celery (Redis here); without it they
 run in a daemon thread of the web process, so the demo needs no services. Tests
-run them synchronously (`JOBS_SYNCHRONOUS`). Jobs are started only after the
-transaction that created their database row commits.
+run them at once, inside the caller's transaction (`JOBS_SYNCHRONOUS`).
+Otherwise jobs start only after the transaction that created their row commits.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _run_in_thread(path: str, *args) -> None:
 def enqueue(path: str, *args) -> None:
     """Start `path(*args)` in the background once the current transaction commits."""
     if getattr(settings, "JOBS_SYNCHRONOUS", False):
-        transaction.on_commit(lambda: run_job(path, *args))
+        run_job(path, *args)  # tests: inside the caller's transaction, at once
     elif settings.CELERY_BROKER_URL:
         from .tasks import run_job_task
 

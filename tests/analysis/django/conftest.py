@@ -1,0 +1,77 @@
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from registry.registration import register_challenge
+from registry.schemes import set_task_scheme
+from tests.factories import ChallengeFactory, TaskFactory, UserFactory
+from tests.registry.helpers import fill_proposal
+
+SCHEME = {
+    "metric": "DSC",
+    "higher_is_better": True,
+    "missing": {"policy": "value", "value": 0},
+    "method": "test_then_rank",
+    "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
+    "ties": "min",
+    "consensus": "mean_rank",
+    "uncertainty": {"bootstrap": 50, "seed": 7, "rank_ci": ["bootstrap"]},
+}
+
+
+@pytest.fixture
+def chair(call):
+    user = UserFactory(username="chair")
+    call.chairs.add(user)
+    return user
+
+
+@pytest.fixture
+def registration(call, organizer, chair):
+    """A registered two-task challenge whose tasks rank DSC by Wilcoxon tests."""
+    challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
+    for name in ("Brain", "Heart"):
+        TaskFactory(challenge=challenge, name=name)
+    fill_proposal(challenge, organizer)  # 100 test cases, metrics DSC and NSD
+    for task in challenge.tasks.all():
+        set_task_scheme(task=task, scheme=SCHEME, actor=organizer)
+    challenge.status = "accepted"
+    challenge.save()
+    return register_challenge(challenge=challenge, actor=chair)
+
+
+def results_csv(
+    *,
+    tasks=("Brain", "Heart"),
+    algorithms=("A1", "A2", "A3", "A4"),
+    n_cases=100,
+    metrics=("DSC", "NSD"),
+    seed=0,
+    edit=None,
+) -> bytes:
+    """Simulated results: A1 best, A4 worst, case difficulty shared by everyone."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for task in tasks:
+        difficulty = rng.uniform(0.5, 0.95, n_cases)
+        for a_index, algorithm in enumerate(algorithms):
+            for c in range(n_cases):
+                for metric in metrics:
+                    value = difficulty[c] - 0.03 * a_index + rng.normal(0, 0.02)
+                    rows.append(
+                        {
+                            "task": task,
+                            "case": f"case{c:03d}",
+                            "algorithm": algorithm,
+                            "metric": metric,
+                            "value": round(float(np.clip(value, 0, 1)), 4),
+                        }
+                    )
+    frame = pd.DataFrame(rows).astype({"value": object})
+    if edit is not None:
+        frame = edit(frame)
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False)
+    return buffer.getvalue().encode()
