@@ -228,10 +228,9 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _text_column(column: pd.Series) -> np.ndarray:
     """Identifiers as stripped text; None/NaN become empty."""
-    missing = column.isna().to_numpy()
-    text = np.array(column.astype(str).str.strip(), dtype=object)
-    text[missing] = ""
-    return text
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    stripped = np.array([str(u).strip() for u in uniques] + [""], dtype=object)
+    return stripped[codes]  # code -1 (None/NaN) picks the trailing ""
 
 
 def _value_column(column: pd.Series) -> tuple[np.ndarray, list[tuple[int, str]]]:

@@ -117,16 +117,22 @@ def _signed_rank_batch(
             ws *= nz[fast]
             cum = np.cumsum(ws, axis=2, dtype=itype)
             wp = ws * pos[fast]
+            # sum of 2 * mid-rank over positive elements; mid-rank of a case
+            # drawn k times with cum inclusive count c is c - (k - 1) / 2
             t2[b0:b1, fast] = (
-                2 * np.einsum("bpn,bpn->bp", wp, cum, dtype=np.int64)
-                - np.einsum("bpn,bpn->bp", wp, ws, dtype=np.int64)
-                + wp.sum(axis=2, dtype=np.int64)
+                2 * np.einsum("bpn,bpn->bp", wp, cum)
+                - np.einsum("bpn,bpn->bp", wp, ws)
+                + wp.sum(axis=2)
             )
-            n_eff[b0:b1, fast] = cum[:, :, -1]
-            wsf = ws.astype(np.float64)
-            tie[b0:b1, fast] = np.einsum("bpn,bpn,bpn->bp", wsf, wsf, wsf) - cum[
-                :, :, -1
-            ].astype(np.float64)
+            total = cum[:, :, -1]
+            n_eff[b0:b1, fast] = total
+            big = int(w.max(initial=0))
+            if itype is np.int32 and n * big * big < 2**31:
+                cubes = np.einsum("bpn,bpn->bp", ws * ws, ws)
+            else:
+                wsf = ws.astype(np.float64)
+                cubes = np.einsum("bpn,bpn,bpn->bp", wsf, wsf, wsf)
+            tie[b0:b1, fast] = cubes - total
         if slow.size:
             rows = np.arange(slow.size)[:, None]
             ws = w[:, order[slow]] * nz[slow]
@@ -142,6 +148,38 @@ def _signed_rank_batch(
             )
     n_zero = counts @ zero.T.astype(np.int64)
     return t2, n_eff, tie, n_zero
+
+
+def _signed_rank_single(
+    d: np.ndarray, dropped: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_signed_rank_batch` for the data themselves (every count 1).
+
+    Sorting an integer key that packs |d| (its IEEE bits, monotone for
+    non-negative floats) with the sign avoids argsort and gathers; pairs with
+    tied non-zero |d| are handed to the general routine.
+    """
+    n_pairs, n = d.shape
+    absd = np.where(dropped, 0.0, np.abs(d))
+    zero = (absd == 0) & ~dropped
+    positive = ((d > 0) & ~dropped).astype(np.uint64)
+    # uint64: the sign bit of |d| is 0, so the shift loses nothing
+    key = np.sort((absd.view(np.uint64) << np.uint64(1)) | positive, axis=1)
+    vals = key >> np.uint64(1)
+    pos = (key & np.uint64(1)).astype(bool)
+    n_zero_all = (vals == 0).sum(axis=1)  # zeros and dropped cases, sorted first
+    tied = ((vals[:, 1:] == vals[:, :-1]) & (vals[:, 1:] > 0)).any(axis=1)
+    ar = np.arange(1, n + 1, dtype=np.int64)
+    # rank of sorted position s among non-zero |d| is s + 1 - n_zero_all
+    t2 = 2 * ((pos * ar).sum(axis=1) - n_zero_all * pos.sum(axis=1))
+    n_eff = n - n_zero_all
+    tie = np.zeros(n_pairs)
+    if tied.any():
+        ones = np.ones((1, n), dtype=np.int64)
+        t2_t, n_eff_t, tie_t, _ = _signed_rank_batch(d[tied], dropped[tied], ones)
+        t2[tied], n_eff[tied], tie[tied] = t2_t[0], n_eff_t[0], tie_t[0]
+    n_zero = zero.sum(axis=1)
+    return t2[None], n_eff[None], tie[None], n_zero[None]
 
 
 def _p_greater(
@@ -215,9 +253,12 @@ def pairwise_wilcoxon(
             a, b = ii[p0 : p0 + pair_step], jj[p0 : p0 + pair_step]
             dropped = missing[:, a] | missing[:, b]
             d = np.where(dropped, 0.0, x[:, a] - x[:, b])
-            t2, n_eff, tie, n_zero = _signed_rank_batch(
-                np.ascontiguousarray(d.T), np.ascontiguousarray(dropped.T), w
-            )
+            d_rows = np.ascontiguousarray(d.T)
+            dropped_rows = np.ascontiguousarray(dropped.T)
+            if single:
+                t2, n_eff, tie, n_zero = _signed_rank_single(d_rows, dropped_rows)
+            else:
+                t2, n_eff, tie, n_zero = _signed_rank_batch(d_rows, dropped_rows, w)
             total2 = n_eff * (n_eff + 1)  # twice n(n+1)/2
             p_a = _p_greater(t2, n_eff, tie, n_zero, method)  # a > b in value
             p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method)

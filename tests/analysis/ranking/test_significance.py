@@ -21,9 +21,10 @@ def _scipy_p(x, y, method="asymptotic"):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_pairwise_wilcoxon_matches_scipy_with_ties_and_zeros(seed):
+@pytest.mark.parametrize("decimals", [1, 12])  # 1: ties and zeros; 12: untied
+def test_pairwise_wilcoxon_matches_scipy_with_ties_and_zeros(seed, decimals):
     rng = np.random.default_rng(seed)
-    x = np.round(rng.normal(size=(25, 6)), 1)  # rounding makes ties and zeros
+    x = np.round(rng.normal(scale=30.0, size=(25, 6)), decimals)
     p = pairwise_wilcoxon(x)
     for i in range(6):
         for j in range(6):
