@@ -181,7 +181,9 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
         if col in frame.columns:
             out[col] = _text_column(frame[col])
         else:
-            out[col] = ""
+            out[col] = pd.Categorical.from_codes(
+                np.zeros(len(frame), dtype=np.int64), categories=[""]
+            )
     for col in ("task", "case", "algorithm", "metric"):
         for line in out["line"][out[col] == ""].tolist():
             errors.append(RowError(int(line), f"empty {col!r}"))
@@ -226,11 +228,15 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _text_column(column: pd.Series) -> np.ndarray:
-    """Identifiers as stripped text; None/NaN become empty."""
+def _text_column(column: pd.Series) -> pd.Categorical:
+    """Identifiers as stripped text (None/NaN become empty), as a categorical
+    with sorted categories so that large tables stay cheap."""
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    stripped = np.array([str(u).strip() for u in uniques] + [""], dtype=object)
-    return stripped[codes]  # code -1 (None/NaN) picks the trailing ""
+    stripped = [str(u).strip() for u in uniques] + [""]
+    categories = sorted(set(stripped))
+    position = {name: k for k, name in enumerate(categories)}
+    remap = np.array([position[name] for name in stripped], dtype=np.int64)
+    return pd.Categorical.from_codes(remap[codes], categories=categories)
 
 
 def _value_column(column: pd.Series) -> tuple[np.ndarray, list[tuple[int, str]]]:
