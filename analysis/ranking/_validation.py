@@ -225,6 +225,7 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
     for col in frame.columns:
         if col not in REQUIRED_COLUMNS and col != "target":
             out[col] = frame[col].to_numpy()
+    out.attrs["validated"] = True  # run_analysis need not check it again
     return out
 
 

@@ -267,7 +267,8 @@ def run_analysis(
     Parameters
     ----------
     results : pandas.DataFrame
-        A results table (as read by :func:`read_results`; it is validated here).
+        A results table (as read by :func:`read_results`); it is validated here
+        unless it is the (unmodified) output of :func:`validate_results`.
     scheme : dict or Scheme
         The ranking scheme (contract §2).
     bootstrap : int, optional
