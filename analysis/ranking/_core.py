@@ -140,6 +140,17 @@ class TaskData:
         return self.targets != [""]
 
 
+def _positions(column: pd.Series, names: list[str]) -> np.ndarray:
+    """Index of every entry of ``column`` in the sorted list ``names``."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        index = {name: k for k, name in enumerate(names)}
+        lookup = np.array(
+            [index.get(c, -1) for c in column.cat.categories] + [-1], dtype=np.int64
+        )
+        return lookup[np.asarray(column.cat.codes)]
+    return np.searchsorted(np.asarray(names, dtype=object), column.to_numpy())
+
+
 def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
     """Split a validated results table into per-task matrices.
 
@@ -164,12 +175,8 @@ def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
         algorithms = sorted(rows["algorithm"].unique())
         sub = rows[rows["metric"].isin(scheme.metrics)]
         targets = sorted(sub["target"].unique()) or [""]
-        case_code = np.searchsorted(
-            np.asarray(cases, dtype=object), sub["case"].to_numpy()
-        )
-        alg_code = np.searchsorted(
-            np.asarray(algorithms, dtype=object), sub["algorithm"].to_numpy()
-        )
+        case_code = _positions(sub["case"], cases)
+        alg_code = _positions(sub["algorithm"], algorithms)
         metric_col = sub["metric"].to_numpy()
         target_col = sub["target"].to_numpy()
         value_col = sub["value"].to_numpy(dtype=np.float64)

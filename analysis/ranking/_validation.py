@@ -179,19 +179,18 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
     out["line"] = np.arange(len(frame), dtype=np.int64) + 2
     for col in ("task", "target", "case", "algorithm", "metric"):
         if col in frame.columns:
-            raw = frame[col].to_numpy(dtype=object)
-            out[col] = ["" if _is_blank(v) else str(v).strip() for v in raw]
+            out[col] = _text_column(frame[col])
         else:
-            out[col] = ""
+            out[col] = pd.Categorical.from_codes(
+                np.zeros(len(frame), dtype=np.int64), categories=[""]
+            )
     for col in ("task", "case", "algorithm", "metric"):
         for line in out["line"][out[col] == ""].tolist():
             errors.append(RowError(int(line), f"empty {col!r}"))
 
-    values = np.empty(len(frame), dtype=np.float64)
-    for i, raw in enumerate(frame["value"].to_numpy(dtype=object)):
-        values[i], problem = _parse_value(raw)
-        if problem is not None:
-            errors.append(RowError(i + 2, problem))
+    values, problems = _value_column(frame["value"])
+    for i, message in problems:
+        errors.append(RowError(i + 2, message))
     out["value"] = values
 
     keys = list(KEY_COLUMNS)
@@ -226,12 +225,41 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
     for col in frame.columns:
         if col not in REQUIRED_COLUMNS and col != "target":
             out[col] = frame[col].to_numpy()
+    out.attrs["validated"] = True  # run_analysis need not check it again
     return out
 
 
-def _is_blank(value: object) -> bool:
-    if value is None:
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    return str(value).strip() == ""
+def _text_column(column: pd.Series) -> pd.Categorical:
+    """Identifiers as stripped text (None/NaN become empty), as a categorical
+    with sorted categories so that large tables stay cheap."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    stripped = [str(u).strip() for u in uniques] + [""]
+    categories = sorted(set(stripped))
+    position = {name: k for k, name in enumerate(categories)}
+    remap = np.array([position[name] for name in stripped], dtype=np.int64)
+    return pd.Categorical.from_codes(remap[codes], categories=categories)
+
+
+def _value_column(column: pd.Series) -> tuple[np.ndarray, list[tuple[int, str]]]:
+    """Values as floats (NaN = missing) and (row, message) for bad ones."""
+    problems: list[tuple[int, str]] = []
+    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        values = np.array(column, dtype=np.float64)
+        for i in np.flatnonzero(np.isinf(values)):
+            problems.append((int(i), f"value {values[i]!r} is not finite"))
+        values = np.where(np.isinf(values), np.nan, values)
+        return values, problems
+    raw = column.astype(object)
+    missing = np.array(raw.isna(), dtype=bool)
+    text = raw.where(~raw.isna(), "").astype(str).str.strip()
+    missing |= text.str.lower().isin(_MISSING_TOKENS).to_numpy()
+    numbers = pd.to_numeric(text.where(~missing, "nan"), errors="coerce").to_numpy(
+        dtype=np.float64, na_value=np.nan
+    )
+    for i in np.flatnonzero(np.isnan(numbers) & ~missing):
+        _, problem = _parse_value(text.iloc[i])
+        problems.append((int(i), problem or f"value {text.iloc[i]!r} is not a number"))
+    for i in np.flatnonzero(np.isinf(numbers)):
+        problems.append((int(i), f"value {text.iloc[i]!r} is not finite"))
+    numbers = np.where(np.isinf(numbers), np.nan, numbers)
+    return numbers, problems

@@ -17,6 +17,7 @@ from .results import BootstrapResult, RankingComparison
 
 __all__ = [
     "bootstrap_counts",
+    "bootstrap_indices",
     "compare_rankings",
     "kendall_tau_b",
     "leave_one_out_counts",
@@ -33,22 +34,32 @@ def chunk_size(n_cases: int) -> int:
     return max(1, _CHUNK_ELEMENTS // max(1, n_cases))
 
 
-def bootstrap_counts(
+def bootstrap_indices(
     n_cases: int, n_samples: int, *, rng: np.random.Generator
 ) -> Iterator[np.ndarray]:
-    """Yield chunks of bootstrap case counts, shape (chunk, n_cases).
+    """Yield chunks of bootstrap draws, shape (chunk, n_cases): case indices.
 
     Each sample draws ``n_cases`` cases with replacement (seed 000, "Bootstrap
     approach"); the chunking depends only on ``n_cases``, so a given seed
     always yields the same samples.
     """
     step = chunk_size(n_cases)
-    offsets = None
     for start in range(0, n_samples, step):
         size = min(step, n_samples - start)
-        idx = rng.integers(0, n_cases, size=(size, n_cases))
-        if offsets is None or offsets.shape[0] != size:
-            offsets = (np.arange(size) * n_cases)[:, None]
+        yield rng.integers(0, n_cases, size=(size, n_cases))
+
+
+def bootstrap_counts(
+    n_cases: int, n_samples: int, *, rng: np.random.Generator
+) -> Iterator[np.ndarray]:
+    """Yield chunks of bootstrap case counts, shape (chunk, n_cases).
+
+    Row b counts how often each case was drawn in sample b (the draws of
+    :func:`bootstrap_indices`); a case drawn twice counts twice.
+    """
+    for idx in bootstrap_indices(n_cases, n_samples, rng=rng):
+        size = idx.shape[0]
+        offsets = (np.arange(size) * n_cases)[:, None]
         flat = np.bincount((idx + offsets).ravel(), minlength=size * n_cases)
         yield flat.reshape(size, n_cases).astype(np.int64)
 

@@ -79,6 +79,12 @@ def task_seed(seed: int, task: str) -> np.random.Generator:
     return np.random.default_rng([seed, zlib.crc32(task.encode("utf-8"))])
 
 
+def task_int_seed(seed: int, task: str) -> int:
+    """An integer seed derived like :func:`task_seed` (for rank intervals)."""
+    sequence = np.random.SeedSequence([seed, zlib.crc32(task.encode("utf-8"))])
+    return int(sequence.generate_state(1, dtype=np.uint32)[0])
+
+
 def _values_after_policy(x: np.ndarray) -> np.ndarray:
     """Complete cases (rows without NaN) for the omnibus rank intervals."""
     return x[~np.isnan(x).any(axis=1)]
@@ -204,14 +210,18 @@ def _task_block(
             x = task.values[key][t]
             entry["significance"] = _significance(x, scheme, key, algs)
             if scheme.uncertainty.rank_ci:
-                entry["rank_ci"] = _rank_ci(x, scheme, key, algs, seed)
+                entry["rank_ci"] = _rank_ci(
+                    x, scheme, key, algs, task_int_seed(seed, task.name)
+                )
             targets[t] = entry
         block["targets"] = targets
     elif single_metric:
         x = task.values[key][""]
         block["significance"] = _significance(x, scheme, key, algs)
         if scheme.uncertainty.rank_ci:
-            block["rank_ci"] = _rank_ci(x, scheme, key, algs, seed)
+            block["rank_ci"] = _rank_ci(
+                x, scheme, key, algs, task_int_seed(seed, task.name)
+            )
 
     n_cases = len(task.cases)
     if n_boot > 0:
@@ -267,7 +277,8 @@ def run_analysis(
     Parameters
     ----------
     results : pandas.DataFrame
-        A results table (as read by :func:`read_results`; it is validated here).
+        A results table (as read by :func:`read_results`); it is validated here
+        unless it is the (unmodified) output of :func:`validate_results`.
     scheme : dict or Scheme
         The ranking scheme (contract §2).
     bootstrap : int, optional

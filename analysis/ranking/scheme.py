@@ -457,16 +457,17 @@ def describe_scheme(scheme: Scheme | dict[str, Any]) -> dict[str, str]:
             " algorithms it is significantly better than, and a higher score is better."
         )
     ranking += f" On ties, {_TIE_WORDS[s.ties]}."
+    average_first = " (ties turned into average ranks first)"
+    target_note = average_first if s.targets == "mean_average_rank" else ""
     ranking += (
-        " Rankings of several targets of a task are combined by averaging the target"
-        f" ranks{' after converting ties to average ranks' if s.targets == 'mean_average_rank' else ''}"  # noqa: E501
-        " and ranking the averages."
+        " Rankings of several targets of a task are combined by averaging the"
+        f" target ranks{target_note} and ranking the averages."
     )
     if s.consensus is not None:
+        consensus_note = average_first if s.consensus == "mean_average_rank" else ""
         ranking += (
-            " A consensus ranking over tasks averages each algorithm's task ranks"
-            f"{' (ties turned into average ranks first)' if s.consensus == 'mean_average_rank' else ''}"  # noqa: E501
-            " and ranks the averages."
+            " A consensus ranking over tasks averages each algorithm's task"
+            f" ranks{consensus_note} and ranks the averages."
         )
 
     if s.missing is None:

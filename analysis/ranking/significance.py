@@ -67,22 +67,24 @@ def _signed_rank_batch(
 
     Parameters
     ----------
-    d : (n, P) differences; ``dropped`` (n, P) marks cases a pair does not use.
+    d : (P, n) differences; ``dropped`` (P, n) marks cases a pair does not use.
     counts : (B, n) int case multiplicities.
 
     Returns
     -------
     t2 : (B, P) twice the sum of the positive mid-ranks (an integer).
     n_eff : (B, P) number of non-zero differences.
-    tie : (B, P) Σ (t³ - t) over tie groups of |d|.
+    tie : (B, P) sum of (t^3 - t) over tie groups of |d|.
     n_zero : (B, P) number of zero differences among used cases.
     """
-    n, n_pairs = d.shape
+    n_pairs, n = d.shape
     absd = np.where(dropped, 0.0, np.abs(d))
     zero = (absd == 0) & ~dropped
-    order = np.argsort(absd, axis=0, kind="stable").T  # (P, n)
-    sabs = np.take_along_axis(absd, order.T, axis=0).T
-    sd = np.take_along_axis(d, order.T, axis=0).T
+    # Order within a tie group is irrelevant (groups share their mid-rank),
+    # so the fast unstable sort is fine.
+    order = np.argsort(absd, axis=1)  # (P, n)
+    sabs = np.take_along_axis(absd, order, axis=1)
+    sd = np.take_along_axis(d, order, axis=1)
     nz = sabs > 0
     pos = (sd > 0) & nz
     new = np.ones((n_pairs, n), dtype=bool)
@@ -94,26 +96,90 @@ def _signed_rank_batch(
     rev = np.maximum.accumulate(np.where(last[:, ::-1], ar, 0), axis=1)[:, ::-1]
     end = n - rev  # exclusive end of the tie group
     group_start = new & nz
-    pair_rows = np.arange(n_pairs)[:, None]
+    # Pairs whose non-zero |d| are all distinct on the full data (the usual
+    # case for continuous metrics) need no tie-group bookkeeping: in a
+    # resample each case is its own tie group of size count.
+    untied = group_start.sum(axis=1) == nz.sum(axis=1)
+    itype = np.int32 if n < 40_000 else np.int64
 
     b_total = counts.shape[0]
     t2 = np.empty((b_total, n_pairs), dtype=np.int64)
     n_eff = np.empty((b_total, n_pairs), dtype=np.int64)
     tie = np.empty((b_total, n_pairs), dtype=np.float64)
     step = max(1, _CHUNK_ELEMENTS // max(1, n * n_pairs))
+    fast = np.flatnonzero(untied)
+    slow = np.flatnonzero(~untied)
     for b0 in range(0, b_total, step):
-        w = counts[b0 : b0 + step]
-        ws = w[:, order] * nz  # (Bc, P, n)
-        cum0 = np.zeros((ws.shape[0], n_pairs, n + 1), dtype=np.int64)
-        np.cumsum(ws, axis=2, out=cum0[:, :, 1:])
-        cs = cum0[:, pair_rows, start]
-        g = cum0[:, pair_rows, end] - cs
-        t2[b0 : b0 + step] = np.einsum("bpn,bpn->bp", ws * pos, 2 * cs + g + 1)
-        n_eff[b0 : b0 + step] = cum0[:, :, n]
-        gf = g.astype(np.float64)
-        tie[b0 : b0 + step] = np.where(group_start, gf * gf * gf - gf, 0.0).sum(axis=2)
-    n_zero = counts @ zero.astype(np.int64)
+        w = counts[b0 : b0 + step].astype(itype, copy=False)
+        b1 = b0 + w.shape[0]
+        if fast.size:
+            ws = w[:, order[fast]]
+            ws *= nz[fast]
+            cum = np.cumsum(ws, axis=2, dtype=itype)
+            wp = ws * pos[fast]
+            # sum of 2 * mid-rank over positive elements; mid-rank of a case
+            # drawn k times with cum inclusive count c is c - (k - 1) / 2
+            t2[b0:b1, fast] = (
+                2 * np.einsum("bpn,bpn->bp", wp, cum)
+                - np.einsum("bpn,bpn->bp", wp, ws)
+                + wp.sum(axis=2)
+            )
+            total = cum[:, :, -1]
+            n_eff[b0:b1, fast] = total
+            big = int(w.max(initial=0))
+            if itype is np.int32 and n * big * big < 2**31:
+                cubes = np.einsum("bpn,bpn->bp", ws * ws, ws)
+            else:
+                wsf = ws.astype(np.float64)
+                cubes = np.einsum("bpn,bpn,bpn->bp", wsf, wsf, wsf)
+            tie[b0:b1, fast] = cubes - total
+        if slow.size:
+            rows = np.arange(slow.size)[:, None]
+            ws = w[:, order[slow]] * nz[slow]
+            cum0 = np.zeros((ws.shape[0], slow.size, n + 1), dtype=np.int64)
+            np.cumsum(ws, axis=2, out=cum0[:, :, 1:])
+            cs = cum0[:, rows, start[slow]]
+            g = cum0[:, rows, end[slow]] - cs
+            t2[b0:b1, slow] = np.einsum("bpn,bpn->bp", ws * pos[slow], 2 * cs + g + 1)
+            n_eff[b0:b1, slow] = cum0[:, :, n]
+            gf = g.astype(np.float64)
+            tie[b0:b1, slow] = np.where(group_start[slow], gf * gf * gf - gf, 0.0).sum(
+                axis=2
+            )
+    n_zero = counts @ zero.T.astype(np.int64)
     return t2, n_eff, tie, n_zero
+
+
+def _signed_rank_single(
+    d: np.ndarray, dropped: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_signed_rank_batch` for the data themselves (every count 1).
+
+    Sorting an integer key that packs |d| (its IEEE bits, monotone for
+    non-negative floats) with the sign avoids argsort and gathers; pairs with
+    tied non-zero |d| are handed to the general routine.
+    """
+    n_pairs, n = d.shape
+    absd = np.where(dropped, 0.0, np.abs(d))
+    zero = (absd == 0) & ~dropped
+    positive = ((d > 0) & ~dropped).astype(np.uint64)
+    # uint64: the sign bit of |d| is 0, so the shift loses nothing
+    key = np.sort((absd.view(np.uint64) << np.uint64(1)) | positive, axis=1)
+    vals = key >> np.uint64(1)
+    pos = (key & np.uint64(1)).astype(bool)
+    n_zero_all = (vals == 0).sum(axis=1)  # zeros and dropped cases, sorted first
+    tied = ((vals[:, 1:] == vals[:, :-1]) & (vals[:, 1:] > 0)).any(axis=1)
+    ar = np.arange(1, n + 1, dtype=np.int64)
+    # rank of sorted position s among non-zero |d| is s + 1 - n_zero_all
+    t2 = 2 * ((pos * ar).sum(axis=1) - n_zero_all * pos.sum(axis=1))
+    n_eff = n - n_zero_all
+    tie = np.zeros(n_pairs)
+    if tied.any():
+        ones = np.ones((1, n), dtype=np.int64)
+        t2_t, n_eff_t, tie_t, _ = _signed_rank_batch(d[tied], dropped[tied], ones)
+        t2[tied], n_eff[tied], tie[tied] = t2_t[0], n_eff_t[0], tie_t[0]
+    n_zero = zero.sum(axis=1)
+    return t2[None], n_eff[None], tie[None], n_zero[None]
 
 
 def _p_greater(
@@ -187,7 +253,12 @@ def pairwise_wilcoxon(
             a, b = ii[p0 : p0 + pair_step], jj[p0 : p0 + pair_step]
             dropped = missing[:, a] | missing[:, b]
             d = np.where(dropped, 0.0, x[:, a] - x[:, b])
-            t2, n_eff, tie, n_zero = _signed_rank_batch(d, dropped, w)
+            d_rows = np.ascontiguousarray(d.T)
+            dropped_rows = np.ascontiguousarray(dropped.T)
+            if single:
+                t2, n_eff, tie, n_zero = _signed_rank_single(d_rows, dropped_rows)
+            else:
+                t2, n_eff, tie, n_zero = _signed_rank_batch(d_rows, dropped_rows, w)
             total2 = n_eff * (n_eff + 1)  # twice n(n+1)/2
             p_a = _p_greater(t2, n_eff, tie, n_zero, method)  # a > b in value
             p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method)

@@ -21,9 +21,10 @@ def _scipy_p(x, y, method="asymptotic"):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_pairwise_wilcoxon_matches_scipy_with_ties_and_zeros(seed):
+@pytest.mark.parametrize("decimals", [1, 12])  # 1: ties and zeros; 12: untied
+def test_pairwise_wilcoxon_matches_scipy_with_ties_and_zeros(seed, decimals):
     rng = np.random.default_rng(seed)
-    x = np.round(rng.normal(size=(25, 6)), 1)  # rounding makes ties and zeros
+    x = np.round(rng.normal(scale=30.0, size=(25, 6)), decimals)
     p = pairwise_wilcoxon(x)
     for i in range(6):
         for j in range(6):
@@ -69,9 +70,11 @@ def test_pairwise_wilcoxon_missing_uses_cases_both_have():
     assert abs(p[0, 2] - _scipy_p(x[both, 0], x[both, 2])) <= 1e-10
 
 
-def test_pairwise_wilcoxon_resamples_match_scipy_on_drawn_cases():
+@pytest.mark.parametrize("decimals", [1, 12])  # tied and untied |d| paths
+def test_pairwise_wilcoxon_resamples_match_scipy_on_drawn_cases(decimals):
     rng = np.random.default_rng(13)
-    x = np.round(rng.normal(size=(16, 4)), 1)
+    x = np.round(rng.normal(size=(16, 4)), decimals)
+    x[3, 1] = np.nan  # a missing result: the pair uses the cases both have
     idx = rng.integers(0, 16, size=(5, 16))
     counts = np.stack([np.bincount(r, minlength=16) for r in idx])
     p = pairwise_wilcoxon(x, counts)
@@ -79,8 +82,10 @@ def test_pairwise_wilcoxon_resamples_match_scipy_on_drawn_cases():
         xb = x[idx[b]]
         for i in range(4):
             for j in range(4):
-                if i != j and np.any(xb[:, i] != xb[:, j]):
-                    assert abs(p[b, i, j] - _scipy_p(xb[:, i], xb[:, j])) <= 1e-10
+                both = ~np.isnan(xb[:, i]) & ~np.isnan(xb[:, j])
+                xi, xj = xb[both, i], xb[both, j]
+                if i != j and np.any(xi != xj):
+                    assert abs(p[b, i, j] - _scipy_p(xi, xj)) <= 1e-10
 
 
 def test_adjust_pvalues_holm_by_hand():
