@@ -45,6 +45,10 @@ NOT_SIGNIFICANT = "#0072B2"  # Okabe-Ito blue
 
 _SVG_SALT = "challenge-registry"
 
+# Headless rendering. Naming the backend also keeps matplotlib from importing
+# pyplot to resolve an "auto" backend when it reads rcParams (box plots do).
+matplotlib.use("Agg")
+
 
 def new_figure(width: float, height: float) -> Figure:
     """A figure (inches) with its own Agg canvas and fixed layout engine."""

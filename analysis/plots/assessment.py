@@ -38,7 +38,10 @@ def task_matrix(
     if frame.empty:
         raise ValueError(f"no results for task {task!r} and metric {metric!r}")
     frame = frame.assign(value=pd.to_numeric(frame["value"], errors="coerce"))
-    index = ["case", "target"] if "target" in frame.columns else ["case"]
+    index = ["case"]
+    if "target" in frame.columns:
+        frame = frame.assign(target=frame["target"].fillna("").astype(str))
+        index.append("target")
     wide = frame.pivot_table(
         index=index, columns="algorithm", values="value", aggfunc="first", dropna=False
     )
