@@ -8,7 +8,6 @@ from typing import Any
 import pandas as pd
 
 from analysis import plots
-from analysis.ranking import validate_results
 
 from .data import (
     Deviation,
@@ -153,8 +152,6 @@ def build_report_data(
     top_k: int | None = None,
 ) -> ReportData:
     """Assemble the report of one analysis run (no database involved)."""
-    if not results.attrs.get("validated"):
-        results = validate_results(results)
     return ReportData(
         title=title,
         design=design_in_brief(output["scheme"]),
