@@ -48,7 +48,9 @@ def _task_figures(
     figures: list[ReportFigure] = []
 
     def add(title: str, fig) -> None:
-        figures.append(ReportFigure(key=key, task=task, title=title, png=_png(fig)))
+        figures.append(
+            ReportFigure(key=key, task=task, title=title, png=_png(fig), dpi=FIGURE_DPI)
+        )
 
     m = len(block["ranks"])
     if key != "combined":
@@ -118,7 +120,10 @@ def _task_set_figures(
         ("Task dendrogram", plots.task_dendrogram(entry)),
         ("Network of tasks", plots.task_network(entry)),
     ]
-    return [ReportFigure(key=key, task=None, title=t, png=_png(f)) for t, f in figs]
+    return [
+        ReportFigure(key=key, task=None, title=t, png=_png(f), dpi=FIGURE_DPI)
+        for t, f in figs
+    ]
 
 
 def build_report_figures(

@@ -135,6 +135,7 @@ class ReportFigure:
     task: str | None
     title: str
     png: bytes
+    dpi: int = 200  # the PDF never enlarges a figure beyond its natural size
 
 
 @dataclass(frozen=True)

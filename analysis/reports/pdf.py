@@ -325,7 +325,7 @@ class _Builder:
 
     def image(self, figure: ReportFigure) -> KeepTogether:
         w, h = ImageReader(io.BytesIO(figure.png)).getSize()
-        scale = min(self.width / w, 0.47 * self.height / h)
+        scale = min(self.width / w, 0.47 * self.height / h, 72 / figure.dpi)
         img = Image(io.BytesIO(figure.png), width=w * scale, height=h * scale)
         return KeepTogether([Spacer(1, 2 * mm), img, _p(figure.title, "caption")])
 

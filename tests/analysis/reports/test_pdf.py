@@ -168,3 +168,15 @@ def test_build_report_data_embeds_figures(ideal_run):
     assert {f.task for f in data.figures} == {"Brain", "Liver", "Lung", None}
     assert pdf.count(b"/Subtype /Image") >= len(data.figures)  # + alpha masks
     assert "Network of tasks" in " ".join(pdf_pages(pdf))
+
+
+def test_pdf_module_is_the_only_reportlab_importer():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "analysis"
+    importers = sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if "import reportlab" in p.read_text() or "from reportlab" in p.read_text()
+    )
+    assert importers == ["reports/pdf.py"]
