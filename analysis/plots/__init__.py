@@ -1,0 +1,58 @@
+"""Figures of an analysis run (seed 000), built from plain data: the analysis
+output dict (contract §3) and the long results table. Every function returns a
+:class:`matplotlib.figure.Figure` made without ``pyplot``; export with
+:func:`figure_png`, :func:`figure_pdf` or :func:`figure_svg` (byte-stable).
+"""
+
+from ._style import (
+    OKABE_ITO,
+    algorithm_colors,
+    figure_pdf,
+    figure_png,
+    figure_svg,
+    ordered,
+)
+from .assessment import dot_box_plot, podium_plot, ranking_heatmap, task_matrix
+from .tasks import (
+    bootstrap_blobs_per_algorithm,
+    bootstrap_blobs_per_task,
+    consensus_order,
+    rank_blobs_across_tasks,
+    stacked_frequency_plot,
+    task_dendrogram,
+    task_distances,
+    task_network,
+)
+from .uncertainty import (
+    blob_plot,
+    bootstrap_kendall_taus,
+    kendall_tau_violins,
+    ranking_methods_plot,
+    significance_map,
+)
+
+__all__ = [
+    "OKABE_ITO",
+    "algorithm_colors",
+    "blob_plot",
+    "bootstrap_blobs_per_algorithm",
+    "bootstrap_blobs_per_task",
+    "bootstrap_kendall_taus",
+    "consensus_order",
+    "dot_box_plot",
+    "figure_pdf",
+    "figure_png",
+    "figure_svg",
+    "kendall_tau_violins",
+    "ordered",
+    "podium_plot",
+    "rank_blobs_across_tasks",
+    "ranking_heatmap",
+    "ranking_methods_plot",
+    "significance_map",
+    "stacked_frequency_plot",
+    "task_dendrogram",
+    "task_distances",
+    "task_matrix",
+    "task_network",
+]

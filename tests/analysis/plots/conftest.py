@@ -1,0 +1,47 @@
+"""Analysis outputs shared by the plot and report tests (no database)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from analysis.ranking import run_analysis, simulate
+
+SCHEME = {
+    "metric": "DSC",
+    "higher_is_better": True,
+    "missing": {"policy": "value", "value": 0},
+    "method": "aggregate_then_rank",
+    "consensus": "mean_rank",
+    "uncertainty": {
+        "bootstrap": 20,
+        "seed": 7,
+        "rank_ci": ["bootstrap", "id_wilcoxon_one_sided"],
+    },
+}
+
+
+def ideal_three_tasks() -> pd.DataFrame:
+    """c_ideal (seed 000) three times, as tasks Brain, Liver and Lung."""
+    return pd.concat(
+        [
+            simulate.c_ideal(seed=i, n_cases=20).assign(task=name)
+            for i, name in enumerate(["Brain", "Liver", "Lung"])
+        ],
+        ignore_index=True,
+    )
+
+
+@pytest.fixture(scope="session")
+def ideal():
+    results = ideal_three_tasks()
+    return results, run_analysis(results, SCHEME).to_json_dict()
+
+
+@pytest.fixture(scope="session")
+def forty():
+    results = simulate.msd_like(
+        n_tasks=3, n_algorithms=40, n_cases=12, missing_rate=0.05, seed=3
+    )
+    scheme = {**SCHEME, "uncertainty": {**SCHEME["uncertainty"], "bootstrap": 10}}
+    return results, run_analysis(results, scheme).to_json_dict()

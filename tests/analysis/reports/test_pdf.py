@@ -1,0 +1,182 @@
+"""The PDF report, rendered from hand-built data and read back with pypdf."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import pytest
+
+from analysis.reports import (
+    BIAS_ITEMS,
+    EXPLORATORY_BANNER,
+    NO_DEVIATIONS,
+    Deviation,
+    ReportData,
+    TitleInfo,
+    build_report_data,
+    descriptive_statistics,
+    render_report_pdf,
+)
+from analysis.reports.data import design_in_brief
+
+from .conftest import pdf_pages
+
+TITLE = TitleInfo(
+    challenge_name="Liver <b>& Lesion</b> Challenge",
+    registration_identifier="REG-2027-0042",
+    registration_version="3",
+    registration_hash="9f2c4e1d0b7a",
+    results_version="2",
+    results_hash="55aa77cc99ee",
+    engine_version="0.1.0",
+    date="2027-09-30",
+    seed=7,
+    exploratory=False,
+)
+
+DEVIATIONS = (
+    Deviation("case_count_mismatch", "warning", "Task Liver has 20 cases", 25, 20),
+    Deviation(
+        "scheme_changed", "critical", "Executed scheme <b>& differs", "mean", "median"
+    ),
+    Deviation("post_hoc_amendment", "info", "Amended after results", None, "v3"),
+)
+
+
+def _data(ideal_run, **changes) -> ReportData:
+    results, output = ideal_run
+    data = ReportData(
+        title=TITLE,
+        design=design_in_brief(output["scheme"]),
+        output=output,
+        deviations=DEVIATIONS,
+        statistics=descriptive_statistics(results),
+    )
+    return dataclasses.replace(data, **changes)
+
+
+@pytest.fixture(scope="module")
+def rendered(ideal_run):
+    return pdf_pages(render_report_pdf(_data(ideal_run)))
+
+
+def test_pdf_title_page_shows_every_title_field(rendered):
+    first = rendered[0]
+    for value in (
+        "REG-2027-0042",
+        "9f2c4e1d0b7a",
+        "55aa77cc99ee",
+        "0.1.0",
+        "2027-09-30",
+        "Registration version 3",
+        "Results version 2",
+        "Random seed 7",
+    ):
+        assert value in first
+
+
+def test_pdf_user_text_renders_literally(rendered):
+    text = " ".join(rendered)
+    assert "Liver <b>& Lesion</b> Challenge" in rendered[0]
+    assert "Executed scheme <b>& differs" in text
+
+
+def test_pdf_summary_lists_every_deviation_critical_first(rendered):
+    summary = rendered[1]
+    for d in DEVIATIONS:
+        assert d.code in summary
+        assert d.message in summary
+    assert summary.index("scheme_changed") < summary.index("case_count_mismatch")
+    assert summary.index("case_count_mismatch") < summary.index("post_hoc_amendment")
+    assert NO_DEVIATIONS not in summary
+
+
+def test_pdf_says_no_deviations_when_none(ideal_run):
+    pages = pdf_pages(render_report_pdf(_data(ideal_run, deviations=())))
+    assert NO_DEVIATIONS in pages[1]
+
+
+def test_pdf_names_every_task_algorithm_and_rank_ci(ideal_run, rendered):
+    text = " ".join(rendered)
+    tasks = ideal_run[1]["rankings"]["DSC"]["tasks"]
+    for task, block in tasks.items():
+        assert f"Task {task} — ranking DSC" in text
+        for algorithm in block["ranks"]:
+            assert algorithm in text
+        for bounds in block["rank_ci"].values():
+            for lo, hi in bounds.values():
+                assert f"[{lo}, {hi}]" in text
+
+
+def test_pdf_shows_hand_set_rank_ci_numbers(ideal_run):
+    _results, output = ideal_run
+
+    changed = copy.deepcopy(output)
+    changed["rankings"]["DSC"]["tasks"]["Lung"]["rank_ci"]["id_wilcoxon_one_sided"][
+        "A3"
+    ] = [2, 4]
+    pages = pdf_pages(render_report_pdf(_data(ideal_run, output=changed)))
+    assert "[2, 4]" in " ".join(pages)
+
+
+def test_pdf_has_every_section_and_bias_item(rendered):
+    text = " ".join(rendered)
+    for heading in (
+        "Registered design in brief",
+        "Consensus across tasks",
+        "Robustness and manipulation audit",
+        "BIAS reporting checklist",
+        "Appendix: descriptive statistics",
+    ):
+        assert heading in text
+    assert "to be reported by the organizers" in text
+    assert "Title page (page 1)" in text
+    checklist = text[
+        text.index("Items 1–42 of the BIAS") : text.rindex("Appendix: descriptive")
+    ]
+    for item in BIAS_ITEMS:
+        assert f" {item.id} " in f" {checklist} "
+
+
+def test_pdf_pages_are_numbered(rendered):
+    for number, page in enumerate(rendered, start=1):
+        assert f"Page {number}" in page
+
+
+def test_pdf_banner_on_every_page_when_exploratory(ideal_run, rendered):
+    title = dataclasses.replace(TITLE, exploratory=True)
+    pages = pdf_pages(render_report_pdf(_data(ideal_run, title=title)))
+    assert all(EXPLORATORY_BANNER in page for page in pages)
+    assert not any(EXPLORATORY_BANNER in page for page in rendered)
+
+
+def test_pdf_bytes_are_identical_for_identical_data(ideal_run):
+    data = _data(ideal_run)
+    assert render_report_pdf(data) == render_report_pdf(data)
+
+
+@pytest.mark.slow
+def test_build_report_data_embeds_figures(ideal_run):
+    results, output = ideal_run
+    data = build_report_data(results, output, title=TITLE, deviations=DEVIATIONS)
+    pdf = render_report_pdf(data)
+    titles = {f.title for f in data.figures}
+    assert {"Dot-and-box plot", "Blob plot of bootstrap ranks", "Task dendrogram"} <= (
+        titles
+    )
+    assert {f.task for f in data.figures} == {"Brain", "Liver", "Lung", None}
+    assert pdf.count(b"/Subtype /Image") >= len(data.figures)  # + alpha masks
+    assert "Network of tasks" in " ".join(pdf_pages(pdf))
+
+
+def test_pdf_module_is_the_only_reportlab_importer():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "analysis"
+    importers = sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if "import reportlab" in p.read_text() or "from reportlab" in p.read_text()
+    )
+    assert importers == ["reports/pdf.py"]

@@ -1,0 +1,57 @@
+"""Descriptive statistics and download tables, checked by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from analysis.reports import descriptive_statistics, report_tables
+
+
+def _tiny() -> pd.DataFrame:
+    # Cases c1..c5. A: 1, 2, 3, 4 and c5 empty. B: 2, 2, 2, c4 absent, 10.
+    rows = [("c1", "A", "1"), ("c2", "A", "2"), ("c3", "A", "3"), ("c4", "A", "4")]
+    rows += [("c5", "A", ""), ("c1", "B", "2"), ("c2", "B", "2"), ("c3", "B", "2")]
+    rows += [("c5", "B", "10")]
+    return pd.DataFrame(
+        [
+            {"task": "T", "case": c, "algorithm": a, "metric": "DSC", "value": v}
+            for c, a, v in rows
+        ]
+    )
+
+
+def test_descriptive_statistics_match_hand_computation():
+    a, b = descriptive_statistics(_tiny())
+    # A: mean 2.5; SD sqrt(5/3) with n - 1; type-7 quartiles 1.75 and 3.25.
+    assert (a.algorithm, a.n, a.missing) == ("A", 4, 1)
+    assert a.mean == 2.5
+    assert a.sd == pytest.approx(math.sqrt(5 / 3), abs=1e-12)
+    assert (a.median, a.q1, a.q3, a.iqr) == (2.5, 1.75, 3.25, 1.5)
+    # B: an absent row counts as missing; SD sqrt(48/3) = 4; Q3 = 2 + 0.25 * 8.
+    assert (b.algorithm, b.n, b.missing) == ("B", 4, 1)
+    assert b.mean == 4.0
+    assert b.sd == pytest.approx(4.0, abs=1e-12)
+    assert (b.median, b.q1, b.q3, b.iqr) == (2.0, 2.0, 4.0, 2.0)
+
+
+def test_descriptive_statistics_single_value_has_no_sd():
+    frame = _tiny()
+    frame = frame[(frame["algorithm"] == "A") & (frame["case"] == "c1")]
+    (only,) = descriptive_statistics(frame)
+    assert (only.n, only.mean, only.sd, only.iqr) == (1, 1.0, None, 0.0)
+
+
+def test_report_tables_rows_per_task_and_algorithm(ideal_run):
+    results, output = ideal_run
+    tables = report_tables(output, statistics=descriptive_statistics(results))
+    brain = [r for r in tables["rankings"] if r["task"] == "Brain"]
+    assert [r["algorithm"] for r in brain] == ["A1", "A2", "A3", "A4", "A5"]
+    assert brain[0]["rank"] == 1
+    assert brain[0]["rank_ci_id_wilcoxon_one_sided_lower"] == 1
+    assert brain[0]["bootstrap_median_rank"] == 1
+    assert len(tables["rankings"]) == 15
+    assert next(r["algorithm"] for r in tables["consensus"]) == "A1"
+    assert len(tables["descriptive_statistics"]) == 15
