@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 
-from django.http import Http404
+import pandas as pd
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -19,6 +21,7 @@ from registry.models import Registration
 
 from . import ingest, services
 from .models import AnalysisRun, ResultsVersion
+from .reports import descriptive_statistics, report_tables
 
 
 def get_registration_for_results(request: Request, identifier: str) -> Registration:
@@ -163,3 +166,51 @@ class AnalysisDeviations(APIView):
     def get(self, request: Request, pk: int) -> Response:
         run = get_run(request, pk)
         return Response(run.deviations)
+
+
+class AnalysisReport(APIView):
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    def get(self, request: Request, pk: int) -> FileResponse | Response:
+        run = get_run(request, pk)
+        if not run.report:
+            return Response(
+                {"detail": f"The report is not ready (status {run.status})."},
+                status=status.HTTP_409_CONFLICT,
+            )
+        name = f"{run.results.registration.identifier}-analysis-{run.pk}.pdf"
+        return FileResponse(
+            run.report.open("rb"),
+            as_attachment=True,
+            filename=name,
+            content_type="application/pdf",
+        )
+
+
+class AnalysisTables(APIView):
+    """The report's numbers: JSON (all tables) or CSV (`?table=<name>`)."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("table", str), OpenApiParameter("format", str)],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse | Response:
+        run = get_run(request, pk)
+        if run.output is None:
+            return Response({"detail": "The analysis has no output yet."}, status=409)
+        tables = report_tables(
+            run.output,
+            statistics=descriptive_statistics(services.results_frame(run.results)),
+        )
+        name = request.query_params.get("table")
+        if name is None:
+            return Response(tables)
+        if name not in tables:
+            return Response({"table": [f"Choose one of {sorted(tables)}."]}, status=400)
+        rows = tables[name]
+        buffer = io.StringIO()
+        pd.DataFrame(rows).to_csv(buffer, index=False, lineterminator="\n")
+        response = HttpResponse(buffer.getvalue(), content_type="text/csv")
+        response["Content-Disposition"] = (
+            f'attachment; filename="analysis-{run.pk}-{name}.csv"'
+        )
+        return response

@@ -15,4 +15,6 @@ urlpatterns = [
         api.AnalysisDeviations.as_view(),
         name="analysis-deviations",
     ),
+    path("analyses/<int:pk>/report.pdf", api.AnalysisReport.as_view(), name="report"),
+    path("analyses/<int:pk>/tables/", api.AnalysisTables.as_view(), name="tables"),
 ]

@@ -76,6 +76,8 @@ class AnalysisRun(models.Model):
     output = models.JSONField(null=True, blank=True)
     deviations = models.JSONField(default=list, blank=True)
     engine_version = models.CharField(max_length=40, blank=True)
+    report = models.FileField(upload_to="reports/", blank=True)
+    report_sha256 = models.CharField(max_length=64, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

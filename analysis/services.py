@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import random
 from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
 from analysis.ranking import SchemeError, parse_scheme, run_analysis, scheme_to_dict
 from analysis.ranking.version import ENGINE_VERSION
+from registry.canonical import sha256_hex
 from registry.models import Registration
 from registry.permissions import is_chair, is_organizer
 
@@ -23,8 +27,11 @@ from .deviations import find_deviations
 from .ingest import validated
 from .jobs import enqueue
 from .models import AnalysisRun, AnalysisStatus, ResultsVersion
+from .run_report import render_run_report
 
 PROGRESS_STEP = 2  # percent; fewer writes while a long job runs
+ANALYSIS_SHARE = 0.6  # of the progress bar; the report's figures take the rest
+logger = logging.getLogger(__name__)
 
 
 # --- permissions ---------------------------------------------------------------
@@ -198,23 +205,48 @@ def execute_analysis(run_id: int) -> None:
 
     try:
         frame = results_frame(run.results)
-        output = compute_output(frame, run.scheme, seed=run.seed, progress=progress)
+        output = compute_output(
+            frame,
+            run.scheme,
+            seed=run.seed,
+            progress=lambda f: progress(f * ANALYSIS_SHARE),
+        )
+        design = registered_design(run.results)
         deviations = find_deviations(
-            design=registered_design(run.results),
+            design=design,
             executed=run.scheme,
             frame=frame,
             output=output,
             team_affiliations=run.results.teams,
         )
     except (ValueError, ValidationError) as exc:
-        AnalysisRun.objects.filter(pk=run_id).update(
-            status=AnalysisStatus.FAILED, error=str(exc), finished=timezone.now()
-        )
+        _fail(run_id, str(exc))
         return
     AnalysisRun.objects.filter(pk=run_id).update(
-        status=AnalysisStatus.DONE,
-        progress=100,
         output=output,
         deviations=[d.to_dict() for d in deviations],
+        progress=int(100 * ANALYSIS_SHARE),
+    )
+    run.refresh_from_db()
+    try:
+        pdf = render_run_report(
+            run, frame=frame, design=design, figures=settings.ANALYSIS_REPORT_FIGURES
+        )
+    except Exception as exc:  # the report must not hide the stored numbers
+        logger.exception("report of analysis %s failed", run_id)
+        _fail(run_id, f"The analysis finished but its report failed: {exc}")
+        return
+    run.report.save(f"analysis-{run_id}.pdf", ContentFile(pdf), save=False)
+    AnalysisRun.objects.filter(pk=run_id).update(
+        report=run.report.name,
+        report_sha256=sha256_hex(pdf),
+        status=AnalysisStatus.DONE,
+        progress=100,
         finished=timezone.now(),
+    )
+
+
+def _fail(run_id: int, message: str) -> None:
+    AnalysisRun.objects.filter(pk=run_id).update(
+        status=AnalysisStatus.FAILED, error=message, finished=timezone.now()
     )

@@ -165,3 +165,6 @@ LOGGING = {
 # In development whitenoise serves straight from the finders (no collectstatic).
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# Analysis reports: the PDF's figures are the slow part of a run.
+ANALYSIS_REPORT_FIGURES = env_bool("ANALYSIS_REPORT_FIGURES", True)

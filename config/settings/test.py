@@ -1,8 +1,13 @@
 """Test settings: fast hashing, in-memory mail, synchronous jobs."""
 
+import tempfile
+from pathlib import Path
+
 from .base import *  # noqa: F403
 
 SECRET_KEY = "test-only-key"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 JOBS_SYNCHRONOUS = True
+ANALYSIS_REPORT_FIGURES = False  # tests that check figures switch them on
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="registry-test-media-"))

@@ -1,3 +1,4 @@
+import io
 import json
 
 import pandas as pd
@@ -200,3 +201,58 @@ def test_crafted_upload_produces_each_deviation(organizer_api, registration, cha
         "organizer_participation",
         "missing_cases",
     } <= codes
+
+
+def pdf_text(data: bytes) -> str:
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+@pytest.mark.slow
+def test_report_pdf_has_every_section_and_tables_download(
+    organizer_api, registration, settings
+):
+    settings.ANALYSIS_REPORT_FIGURES = True
+    results = upload(organizer_api, results_csv(n_cases=99), commit=True).json()
+    run_id = organizer_api.post(
+        f"/api/v1/results/{results['id']}/analyses/", {}, format="json"
+    ).json()["id"]
+    response = organizer_api.get(f"/api/v1/analyses/{run_id}/report.pdf")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    text = pdf_text(b"".join(response.streaming_content))
+    for expected in (
+        "miccai-2027-001",
+        registration.versions.get().sha256[:16],
+        results["sha256"][:16],
+        "case_count_mismatch",
+        "Brain",
+        "Heart",
+        "A1",
+        "BIAS",
+    ):
+        assert expected in text.replace("\n", ""), expected
+    tables = organizer_api.get(f"/api/v1/analyses/{run_id}/tables/").json()
+    assert {"rankings", "descriptive_statistics"} <= set(tables)
+    csv = organizer_api.get(f"/api/v1/analyses/{run_id}/tables/?table=rankings")
+    assert csv["Content-Type"] == "text/csv"
+    assert (
+        csv.content.decode()
+        .splitlines()[0]
+        .startswith("ranking,task,algorithm,rank,score")
+    )
+
+
+def test_report_is_409_until_ready(organizer_api, registration):
+    results = upload(organizer_api, results_csv(), commit=True).json()
+    run = organizer_api.post(
+        f"/api/v1/results/{results['id']}/analyses/", {}, format="json"
+    ).json()
+    ready = organizer_api.get(f"/api/v1/analyses/{run['id']}/report.pdf")
+    assert ready.status_code == 200
+    assert b"".join(ready.streaming_content).startswith(b"%PDF")
+    ready.close()
+    AnalysisRun.objects.filter(pk=run["id"]).update(report="")
+    missing = organizer_api.get(f"/api/v1/analyses/{run['id']}/report.pdf")
+    assert missing.status_code == 409
