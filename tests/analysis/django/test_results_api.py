@@ -252,7 +252,6 @@ def test_report_is_409_until_ready(organizer_api, registration):
     ready = organizer_api.get(f"/api/v1/analyses/{run['id']}/report.pdf")
     assert ready.status_code == 200
     assert b"".join(ready.streaming_content).startswith(b"%PDF")
-    ready.close()
     AnalysisRun.objects.filter(pk=run["id"]).update(report="")
     missing = organizer_api.get(f"/api/v1/analyses/{run['id']}/report.pdf")
     assert missing.status_code == 409
