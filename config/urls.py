@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include((api_v1, "api"), namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("reviews/", include("reviews.urls")),
     path("", registry_views.home, name="home"),
     path("", include("registry.urls")),
 ]

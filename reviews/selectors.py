@@ -26,6 +26,7 @@ from registry.enums import ChallengeStatus
 from registry.models import Challenge
 from registry.parameters import BY_NUMBER
 from registry.permissions import is_chair, is_organizer
+from registry.selectors import completeness_of
 
 from .conflicts import conflict_reason
 from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
@@ -136,6 +137,9 @@ def review_progress(challenge: Challenge) -> dict[str, Any]:
         "roles": {
             role: {
                 "assigned": active.filter(role=role).count(),
+                "reviewed": active.filter(
+                    role=role, status=AssignmentStatus.SUBMITTED
+                ).count(),
                 "minimum": minimum[role],
             }
             for role in ReviewerRole.values
@@ -306,3 +310,69 @@ def reviews_due_within(days: int, *, today: dt.date | None = None) -> QuerySet:
         due__gte=today,
         due__lte=today + dt.timedelta(days=days),
     ).select_related("challenge", "reviewer")
+
+
+# --- pages -------------------------------------------------------------------------
+
+
+def assignments_of(user) -> QuerySet:
+    """A reviewer's assignments, newest first, with their proposals."""
+    return (
+        Assignment.objects.filter(reviewer=user)
+        .select_related("challenge__call")
+        .order_by("-created", "-id")
+    )
+
+
+def revision_diff_for(assignment: Assignment) -> dict[str, Any] | None:
+    """What changed since the last revision `assignment`'s reviewer reviewed,
+    with the organizers' response letter; None before any resubmission."""
+    challenge = assignment.challenge
+    earlier = assignment.reviews.filter(revision__lt=challenge.revision)
+    reviewed = max(earlier.values_list("revision", flat=True), default=None)
+    if reviewed is None:
+        return None
+    before, after = version(challenge, reviewed), version(challenge, challenge.revision)
+    if before is None or after is None:
+        return None
+    return {
+        "from": reviewed,
+        "to": challenge.revision,
+        "response": after.response,
+        **diff_snapshots(before.snapshot, after.snapshot),
+    }
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One row of a chair's call overview."""
+
+    challenge: Challenge
+    completeness: float
+    progress: dict[str, Any]
+    next_due: dt.date | None
+
+
+def submissions_of(call) -> list[Submission]:
+    """Every proposal submitted to `call` (drafts are the organizers' business)."""
+    challenges = (
+        call.challenges.exclude(status=ChallengeStatus.DRAFT)
+        .select_related("call")
+        .prefetch_related("answers", "tasks", "assignments")
+    )
+    rows = []
+    for challenge in challenges:
+        due = [
+            a.due
+            for a in challenge.assignments.all()
+            if a.status == AssignmentStatus.ASSIGNED and a.due
+        ]
+        rows.append(
+            Submission(
+                challenge=challenge,
+                completeness=completeness_of(challenge).submission.percent,
+                progress=review_progress(challenge),
+                next_due=min(due, default=None),
+            )
+        )
+    return rows

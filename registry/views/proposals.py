@@ -78,7 +78,8 @@ class Part:
     sections: list[tuple[object, str, list[Row], object]]
 
 
-def _parts(challenge: Challenge, completeness: Completeness) -> list[Part]:
+def proposal_parts(challenge: Challenge, completeness: Completeness) -> list[Part]:
+    """The read-only rendering of a design (overview and review pages)."""
     answers = answers_of(challenge)
     levels = [("challenge", None), *(("task", t) for t in challenge.tasks.all())]
     parts = []
@@ -113,7 +114,7 @@ def _render_overview(request, challenge: Challenge, *, refused=None, status=200)
     context = {
         "challenge": challenge,
         "completeness": completeness,
-        "parts": _parts(challenge, completeness),
+        "parts": proposal_parts(challenge, completeness),
         "missing": missing,
         "refused": refused,
         "planning_questions": [

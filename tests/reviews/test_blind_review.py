@@ -95,8 +95,8 @@ def test_chair_sees_progress_against_call_minimums(under_review):
         .json()
     )
     assert data["progress"]["roles"] == {
-        "technical": {"assigned": 2, "minimum": 2},
-        "clinical": {"assigned": 1, "minimum": 1},
+        "technical": {"assigned": 2, "reviewed": 1, "minimum": 2},
+        "clinical": {"assigned": 1, "reviewed": 0, "minimum": 1},
     }
     assert (data["progress"]["reviews_in"], data["progress"]["reviews_due"]) == (1, 2)
 

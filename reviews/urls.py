@@ -1,0 +1,19 @@
+from django.urls import path
+
+from . import views
+
+app_name = "reviews"
+
+proposal = "proposals/<int:pk>/"
+
+urlpatterns = [
+    path("calls/", views.calls, name="calls"),
+    path("calls/<int:pk>/", views.call_overview, name="call"),
+    path(proposal, views.manage, name="manage"),
+    path(f"{proposal}assign/", views.assign, name="assign"),
+    path(f"{proposal}decide/", views.decide, name="decide"),
+    path(f"{proposal}review/", views.review, name="review"),
+    path(f"{proposal}resubmit/", views.resubmit, name="resubmit"),
+    path("mine/", views.my_reviews, name="mine"),
+    path("assignments/<int:pk>/decline/", views.decline, name="decline"),
+]

@@ -1,0 +1,18 @@
+"""Review pages: chairs, reviewers, organizers. Views parse and render; the
+services and selectors of `reviews` do the work and decide who sees what."""
+
+from .chair import assign, call_overview, calls, decide, manage
+from .organizer import resubmit
+from .reviewer import decline, my_reviews, review
+
+__all__ = [
+    "assign",
+    "call_overview",
+    "calls",
+    "decide",
+    "decline",
+    "manage",
+    "my_reviews",
+    "resubmit",
+    "review",
+]

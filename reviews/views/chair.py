@@ -1,0 +1,187 @@
+"""Chair pages: the calls they chair, a call's submissions at a glance, and one
+proposal's review management (assignments, suggestions, reviews, decision)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from registry.enums import ChallengeStatus
+from registry.models import Call
+from registry.services import TransitionError
+
+from .. import selectors, services
+from ..forms import AssignForm, DecisionForm
+from ._access import chaired_call, chaired_challenge
+
+SORT_KEYS = {
+    "name": lambda row: row.challenge.name.casefold(),
+    "status": lambda row: row.challenge.get_status_display(),
+    "completeness": lambda row: row.completeness,
+    "reviews": lambda row: row.progress["reviews_in"],
+    "due": lambda row: (row.next_due is None, row.next_due),
+}
+
+
+@login_required
+def calls(request):
+    chaired = Call.objects.all() if request.user.is_staff else None
+    if chaired is None:
+        chaired = request.user.chaired_calls.all()
+    return render(request, "reviews/calls.html", {"calls": chaired})
+
+
+@login_required
+def call_overview(request, pk: int):
+    call = chaired_call(request, pk)
+    rows = selectors.submissions_of(call)
+    status = request.GET.get("status", "")
+    if status in ChallengeStatus.values:
+        rows = [r for r in rows if r.challenge.status == status]
+    else:
+        status = ""
+    sort = request.GET.get("sort", "name")
+    key = SORT_KEYS.get(sort.removeprefix("-"))
+    if key is None:
+        sort, key = "name", SORT_KEYS["name"]
+    rows.sort(key=key, reverse=sort.startswith("-"))
+    columns = [
+        (name, label, f"-{name}" if sort == name else name)
+        for name, label in (
+            ("name", "Challenge"),
+            ("status", "Status"),
+            ("completeness", "Submission completeness"),
+            ("reviews", "Reviews in"),
+            ("due", "Next review due"),
+        )
+    ]
+    return render(
+        request,
+        "reviews/call_overview.html",
+        {
+            "call": call,
+            "rows": rows,
+            "columns": columns,
+            "sort": sort,
+            "status": status,
+            "statuses": [
+                c for c in ChallengeStatus.choices if c[0] != ChallengeStatus.DRAFT
+            ],
+        },
+    )
+
+
+def _decision_form(challenge, data=None) -> DecisionForm:
+    form = DecisionForm(
+        data,
+        prefix="decision",
+        initial={"letter": selectors.draft_decision_letter(challenge)},
+    )
+    form.helper.form_action = reverse("reviews:decide", args=[challenge.pk])
+    form.helper.form_id = "decision-form"
+    return form
+
+
+def _assign_form(challenge, data=None) -> AssignForm:
+    form = AssignForm(data, prefix="assign")
+    form.helper.form_action = reverse("reviews:assign", args=[challenge.pk])
+    form.helper.form_id = "assign-form"
+    return form
+
+
+def _render_manage(
+    request, challenge, *, assign_form=None, decision_form=None, refused="", status=200
+):
+    labels = selectors.reviewer_labels(challenge)
+    assignments = challenge.assignments.select_related("reviewer", "assigned_by")
+    reviews = [
+        selectors.review_data(
+            r, viewer=request.user, challenge=challenge, labels=labels
+        )
+        for r in selectors.reviews_visible_to(request.user, challenge)
+    ]
+    context = {
+        "challenge": challenge,
+        "progress": selectors.review_progress(challenge),
+        "assignments": [
+            selectors.assignment_data(a, label=labels[a.reviewer_id])
+            for a in assignments
+        ],
+        "suggestions": selectors.suggest_reviewers(challenge),
+        "reviews": reviews,
+        "decisions": challenge.decisions.all(),
+        "can_assign": challenge.status in services.ASSIGNABLE_STATES,
+        "can_decide": challenge.status == ChallengeStatus.UNDER_REVIEW,
+        "assign_form": assign_form or _assign_form(challenge),
+        "decision_form": decision_form or _decision_form(challenge),
+        "refused": refused,
+    }
+    return render(request, "reviews/manage.html", context, status=status)
+
+
+@login_required
+def manage(request, pk: int):
+    return _render_manage(request, chaired_challenge(request, pk))
+
+
+@login_required
+@require_POST
+def assign(request, pk: int):
+    challenge = chaired_challenge(request, pk)
+    form = _assign_form(challenge, request.POST)
+    if not form.is_valid():
+        return _render_manage(request, challenge, assign_form=form, status=400)
+    try:
+        assignment = services.assign_reviewer(
+            challenge=challenge,
+            reviewer=form.cleaned_data["reviewer"],
+            role=form.cleaned_data["role"],
+            due=form.cleaned_data["due"],
+            actor=request.user,
+        )
+    except ValidationError as exc:
+        form.add_service_errors(exc)
+        return _render_manage(request, challenge, assign_form=form, status=400)
+    except (services.ReviewConflictError, TransitionError) as exc:
+        return _render_manage(
+            request, challenge, assign_form=form, refused=str(exc), status=409
+        )
+    messages.success(
+        request,
+        f"Assigned {assignment.reviewer.get_username()} as "
+        f"{assignment.get_role_display().lower()}, due {assignment.due:%Y-%m-%d}.",
+    )
+    return redirect("reviews:manage", challenge.pk)
+
+
+@login_required
+@require_POST
+def decide(request, pk: int):
+    challenge = chaired_challenge(request, pk)
+    form = _decision_form(challenge, request.POST)
+    if not form.is_valid():
+        return _render_manage(request, challenge, decision_form=form, status=400)
+    try:
+        decision = services.decide(
+            challenge=challenge,
+            actor=request.user,
+            decision=form.cleaned_data["decision"],
+            letter=form.cleaned_data["letter"],
+        )
+    except ValidationError as exc:
+        form.add_service_errors(exc)
+        return _render_manage(request, challenge, decision_form=form, status=400)
+    except TransitionError as exc:
+        return _render_manage(
+            request, challenge, decision_form=form, refused=str(exc), status=409
+        )
+    messages.success(
+        request,
+        f"Decision sent: {decision.get_decision_display().lower()}. "
+        "The organizers have been notified.",
+    )
+    return redirect("reviews:manage", challenge.pk)

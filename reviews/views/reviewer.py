@@ -1,0 +1,146 @@
+"""Reviewer pages: "My reviews" (with decline) and the review page (the
+proposal read-only with the design checks, what changed since the last review,
+the review form, and the co-reviewers' reviews once one's own is in)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from registry.diffs import word_diff
+from registry.enums import ChallengeStatus
+from registry.selectors import completeness_of
+from registry.services import TransitionError
+from registry.views.proposals import proposal_parts
+
+from .. import selectors, services
+from ..enums import AssignmentStatus
+from ..forms import DeclineForm, ReviewForm
+from ._access import own_assignment, reviewed_challenge
+
+
+def _decline_form(assignment, data=None) -> DeclineForm:
+    form = DeclineForm(data, prefix=f"decline-{assignment.pk}")
+    form.helper.form_action = reverse("reviews:decline", args=[assignment.pk])
+    return form
+
+
+@login_required
+def my_reviews(request):
+    rows = [
+        (
+            a,
+            _decline_form(a) if a.status == AssignmentStatus.ASSIGNED else None,
+        )
+        for a in selectors.assignments_of(request.user)
+    ]
+    return render(request, "reviews/my_reviews.html", {"rows": rows})
+
+
+@login_required
+@require_POST
+def decline(request, pk: int):
+    assignment = own_assignment(request, pk)
+    form = _decline_form(assignment, request.POST)
+    if form.is_valid():
+        try:
+            services.decline_assignment(
+                assignment=assignment,
+                actor=request.user,
+                reason=form.cleaned_data["reason"],
+            )
+        except ValidationError as exc:
+            form.add_service_errors(exc)
+        except services.ReviewConflictError as exc:
+            messages.error(request, str(exc))
+            return redirect("reviews:mine")
+        else:
+            messages.success(request, f"Declined “{assignment.challenge.name}”.")
+            return redirect("reviews:mine")
+    messages.error(request, "reason: give a reason for declining.")
+    return redirect("reviews:mine")
+
+
+def side_by_side(change: dict) -> dict:
+    """A changed parameter with word-level highlights for two columns."""
+    words = word_diff(change["from_text"], change["to_text"])
+    return {
+        **change,
+        "before": [(w.op, w.text) for w in words if w.op != "insert"],
+        "after": [(w.op, w.text) for w in words if w.op != "delete"],
+    }
+
+
+def _render_review(request, challenge, assignment, *, form, refused="", status=200):
+    labels = selectors.reviewer_labels(challenge)
+    diff = selectors.revision_diff_for(assignment)
+    if diff is not None:
+        diff = {**diff, "changed": [side_by_side(c) for c in diff["changed"]]}
+    context = {
+        "challenge": challenge,
+        "assignment": assignment,
+        "label": labels.get(assignment.reviewer_id, "Reviewer"),
+        "parts": proposal_parts(challenge, completeness_of(challenge)),
+        "can_edit": False,
+        "form": form,
+        "refused": refused,
+        "diff": diff,
+        "reviews": [
+            selectors.review_data(
+                r, viewer=request.user, challenge=challenge, labels=labels
+            )
+            for r in selectors.reviews_visible_to(request.user, challenge)
+        ],
+    }
+    return render(request, "reviews/review.html", context, status=status)
+
+
+def _reviewable(challenge, assignment) -> bool:
+    return (
+        challenge.status == ChallengeStatus.UNDER_REVIEW
+        and not assignment.reviews.filter(revision=challenge.revision).exists()
+    )
+
+
+@login_required
+def review(request, pk: int):
+    challenge, assignment = reviewed_challenge(request, pk)
+    if not _reviewable(challenge, assignment):
+        if request.method == "POST":
+            return _render_review(
+                request,
+                challenge,
+                assignment,
+                form=None,
+                refused=f"Revision {challenge.revision} cannot be reviewed now: "
+                f"the proposal is {challenge.get_status_display().lower()} and "
+                "you can review each revision once.",
+                status=409,
+            )
+        return _render_review(request, challenge, assignment, form=None)
+    form = ReviewForm(request.POST or None, challenge=challenge, role=assignment.role)
+    if request.method != "POST":
+        return _render_review(request, challenge, assignment, form=form)
+    if not form.is_valid():
+        return _render_review(request, challenge, assignment, form=form, status=400)
+    try:
+        services.submit_review(
+            challenge=challenge, actor=request.user, **form.review_kwargs()
+        )
+    except ValidationError as exc:
+        form.add_service_errors(exc)
+        return _render_review(request, challenge, assignment, form=form, status=400)
+    except (TransitionError, services.ReviewConflictError) as exc:
+        return _render_review(
+            request, challenge, assignment, form=None, refused=str(exc), status=409
+        )
+    messages.success(
+        request,
+        f"Review of revision {challenge.revision} submitted. The other reviews "
+        "of this revision are now visible to you.",
+    )
+    return redirect("reviews:review", challenge.pk)
