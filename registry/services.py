@@ -404,7 +404,30 @@ def set_challenge_state(
 
 @transaction.atomic
 def submit_challenge(*, challenge: Challenge, actor, note: str = "") -> Challenge:
-    """Submit a draft (or a revision) if it meets the call's threshold."""
+    """Submit a draft if it meets the call's completeness threshold.
+
+    A revision goes back through `resubmit_revision`, which the review workflow
+    calls with the organizers' response letter.
+    """
+    if challenge.status == ChallengeStatus.REVISION_REQUESTED:
+        raise TransitionError(
+            "A revised proposal is resubmitted with a response letter to the "
+            "reviewers (resubmit), not submitted as a new draft."
+        )
+    return _submit(challenge=challenge, actor=actor, note=note)
+
+
+@transaction.atomic
+def resubmit_revision(*, challenge: Challenge, actor, response: str) -> Challenge:
+    """revision requested → submitted, with the same completeness check."""
+    if challenge.status != ChallengeStatus.REVISION_REQUESTED:
+        raise TransitionError(
+            "Only a proposal with a requested revision can be resubmitted."
+        )
+    return _submit(challenge=challenge, actor=actor, note=response)
+
+
+def _submit(*, challenge: Challenge, actor, note: str) -> Challenge:
     if not can_edit_challenge(actor, challenge):
         raise PermissionDenied("Only organizers can submit their proposal.")
     completeness = completeness_of(challenge)

@@ -287,8 +287,8 @@ def resubmit_challenge(*, challenge: Challenge, actor, response: str) -> Challen
             f"The proposal is {challenge.get_status_display().lower()}; only a "
             "proposal with a requested revision can be resubmitted."
         )
-    challenge = registry_services.submit_challenge(
-        challenge=challenge, actor=actor, note=response
+    challenge = registry_services.resubmit_revision(
+        challenge=challenge, actor=actor, response=response
     )
     version = record_version(challenge=challenge, response=response)
     active = challenge.assignments.exclude(status=AssignmentStatus.DECLINED)

@@ -214,3 +214,14 @@ def test_openapi_schema_is_served(api):
     response = api.get("/api/schema/")
     assert response.status_code == 200
     assert b"/api/v1/challenges/{id}/completeness/" in response.content
+
+
+def test_revision_is_not_submitted_as_a_draft(organizer_api, organizer, call):
+    challenge = ChallengeFactory(call=call, owner=organizer)
+    TaskFactory(challenge=challenge)
+    fill_proposal(challenge, organizer)
+    Challenge.objects.filter(pk=challenge.pk).update(status="revision_requested")
+    response = organizer_api.post(f"/api/v1/challenges/{challenge.pk}/submit/")
+    assert response.status_code == 409
+    assert "response letter" in response.json()["detail"]
+    assert Challenge.objects.get(pk=challenge.pk).status == "revision_requested"
