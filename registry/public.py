@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,11 +16,12 @@ from django.db.models import Prefetch, Q
 
 from analysis.ranking import describe_scheme
 
-from .diffs import Change, design_diff
+from .diffs import Change
 from .models import Registration, RegistrationVersion
 from .parameters import Parameter, get_parameter
 from .schemes import PROSE_FROM_SCHEME
 from .sections import sections_at
+from .services import NAME_PARAMETER
 
 CATEGORY_PARAMETER = 17
 MODALITY_PARAMETER = 25
@@ -149,17 +151,17 @@ def flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
 
 
 def design_parts(
-    design: dict[str, Any], *, changes: list[Change] = ()
+    design: dict[str, Any], *, changes: Sequence[Change] = ()
 ) -> list[DocPart]:
     """The challenge level and each task, with rows in catalogue order."""
     changed = {(c.scope, c.number) for c in changes}
+    top = _answers(design.get("answers", []))
+    if NAME_PARAMETER not in top and design.get("name"):
+        top[NAME_PARAMETER] = {"value": design["name"]}  # the name lives on the row
     parts = [
         DocPart(
             None,
-            [
-                (s, _rows(s, _answers(design.get("answers", [])), None, changed))
-                for s in sections_at("challenge")
-            ],
+            [(s, _rows(s, top, None, changed)) for s in sections_at("challenge")],
         )
     ]
     for task in design.get("tasks", []):
@@ -175,26 +177,6 @@ def design_parts(
             )
         )
     return parts
-
-
-def changed_numbers(changes: list[Change]) -> set[tuple[str | None, int | None]]:
-    return {(c.scope, c.number) for c in changes}
-
-
-def versions_diff(
-    registration: Registration, number_from: int, number_to: int
-) -> list[Change] | None:
-    """Changes between two versions; None when one of them does not exist."""
-    versions = {
-        v.number: v
-        for v in registration.versions.filter(number__in=(number_from, number_to))
-    }
-    if number_from not in versions or number_to not in versions:
-        return None
-    return design_diff(
-        document_of(versions[number_from])["design"],
-        document_of(versions[number_to])["design"],
-    )
 
 
 # --- what an amendment would change ------------------------------------------

@@ -21,7 +21,7 @@ DATA_SETS = (
     (
         "c_ideal",
         "Five algorithms whose values lie in disjoint ranges (A1 always best, A5 "
-        "always worst): a sound scheme finds the ranking A1 < … < A5 with narrow "
+        "always worst): a sound scheme ranks A1 first and A5 last, with narrow "
         "intervals.",
         simulate.c_ideal,
     ),
