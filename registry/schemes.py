@@ -79,3 +79,26 @@ def write_scheme_prose(task: Task, *, actor) -> None:
             value=sentences[key],
             actor=actor,
         )
+
+
+@transaction.atomic
+def set_scheme_for_all_tasks(*, challenge, scheme: Any, actor) -> list[Task]:
+    """The same scheme for every task of `challenge`: all of them or none.
+
+    Each task validates it against its own parameter 44; a refusal names the
+    task (``tasks.<name>.scheme``) and rolls back every task.
+    """
+    tasks = list(challenge.tasks.all())
+    for task in tasks:
+        try:
+            set_task_scheme(task=task, scheme=scheme, actor=actor)
+        except ValidationError as exc:
+            messages = [m for ms in exc.message_dict.values() for m in ms]
+            raise ValidationError(
+                {
+                    f"tasks.{task.name}.scheme": [
+                        f"Task {task.name}: {m}" for m in messages
+                    ]
+                }
+            ) from None
+    return tasks

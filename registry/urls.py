@@ -1,11 +1,13 @@
 from django.urls import path
 
 from . import views, views_exports
+from .views import amendments, registrations, schemes
 
 app_name = "registry"
 
 proposal = "proposals/<int:pk>/"
 task = f"{proposal}tasks/<int:task_pk>/"
+registered = "registry/<slug:identifier>/"
 
 urlpatterns = [
     path("proposals/", views.dashboard, name="dashboard"),
@@ -25,6 +27,22 @@ urlpatterns = [
     path(f"{proposal}edit/", views.edit_first_section, name="edit"),
     path(f"{proposal}edit/<slug:section>/", views.edit_section, name="edit-section"),
     path(f"{task}edit/<slug:section>/", views.edit_section, name="edit-task-section"),
+    path(f"{task}scheme/", schemes.task_scheme, name="task-scheme"),
+    path(f"{proposal}register/", registrations.register, name="register"),
+    path("registry/", registrations.public_list, name="public-list"),
+    path(registered, registrations.public_detail, name="public-detail"),
+    path(
+        f"{registered}v<int:number>/design.pdf",
+        registrations.version_pdf,
+        name="version-pdf",
+    ),
+    path(f"{registered}amendments/", amendments.amendment_list, name="amendments"),
+    path(f"{registered}amendments/new/", amendments.propose, name="propose-amendment"),
+    path(
+        f"{registered}amendments/<int:amendment_pk>/decide/",
+        amendments.decide,
+        name="decide-amendment",
+    ),
     path(f"{proposal}tasks/add/", views.add_task, name="add-task"),
     path(f"{task}rename/", views.rename_task, name="rename-task"),
     path(f"{task}move/", views.move_task, name="move-task"),

@@ -5,7 +5,7 @@
   ``design_pdf``; the latter is the registry's only reportlab importer).
 """
 
-from .design_data import build_design_data
+from .design_data import build_design_data, build_design_data_from_document
 from .design_document import DesignDocument
 from .design_pdf import render_design_pdf
 from .proposal_json import (
@@ -28,6 +28,7 @@ __all__ = [
     "DesignDocument",
     "ImportRefusedError",
     "build_design_data",
+    "build_design_data_from_document",
     "design_content",
     "export_challenge",
     "export_json_text",

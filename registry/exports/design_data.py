@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from typing import Any
 
 from django.utils import timezone
 
-from ..completeness import Completeness, Entry
+from ..completeness import Completeness, Entry, StoredAnswer, compute_completeness
+from ..diffs import Change
 from ..models import Challenge
 from ..parameters import GROUPS
 from ..planning import PLANNING_QUESTIONS
@@ -28,7 +31,7 @@ def _person(user) -> str:
     return f"{name} ({institution})" if institution else name
 
 
-def _design_answer(entry: Entry, answers) -> DesignAnswer:
+def _design_answer(entry: Entry, answers, changed=frozenset()) -> DesignAnswer:
     parameter = entry.parameter
     stored = answers.get((entry.task_id, parameter.number))
     if entry.state == "answered":
@@ -43,10 +46,13 @@ def _design_answer(entry: Entry, answers) -> DesignAnswer:
         required=parameter.required_for_submission,
         state=entry.state,
         text=text,
+        changed=(entry.task_name, parameter.number) in changed,
     )
 
 
-def _sections(completeness: Completeness, answers) -> tuple[DesignSection, ...]:
+def _sections(
+    completeness: Completeness, answers, changed=frozenset()
+) -> tuple[DesignSection, ...]:
     scopes = dict.fromkeys((e.task_id, e.task_name) for e in completeness.entries)
     sections = []
     task_number = 0
@@ -67,7 +73,9 @@ def _sections(completeness: Completeness, answers) -> tuple[DesignSection, ...]:
                 groups.append(
                     DesignGroup(
                         title=group,
-                        answers=tuple(_design_answer(e, answers) for e in entries),
+                        answers=tuple(
+                            _design_answer(e, answers, changed) for e in entries
+                        ),
                     )
                 )
         sections.append(DesignSection(title=title, groups=tuple(groups)))
@@ -117,4 +125,77 @@ def build_design_data(
             for q in PLANNING_QUESTIONS
         ),
         sections=_sections(completeness, answers),
+    )
+
+
+def build_design_data_from_document(
+    document: dict[str, Any],
+    *,
+    registry_url: str,
+    threshold_percent: int = 90,
+    changes: Sequence[Change] = (),
+    today: dt.date | None = None,
+) -> DesignDocument:
+    """The PDF data of a registration version, from its canonical JSON alone.
+
+    `changes` (from `registry.diffs.design_diff` against the previous version)
+    mark the parameters changed in this version.
+    """
+    design = document["design"]
+    tasks = [(i, t["name"]) for i, t in enumerate(design.get("tasks", []), start=1)]
+    answers: dict[tuple[int | None, int], StoredAnswer] = {}
+    scopes = [(None, design.get("answers", []))]
+    scopes += [(i, t.get("answers", [])) for i, t in enumerate(design["tasks"], 1)]
+    for task_id, entries in scopes:
+        for entry in entries:
+            answers[(task_id, entry["number"])] = StoredAnswer(
+                entry.get("value"), entry.get("not_applicable", "")
+            )
+    completeness = compute_completeness(
+        answers=answers, tasks=tasks, threshold_percent=threshold_percent
+    )
+    changed = {(c.scope, c.number) for c in changes}
+    planning = design.get("planning") or {}
+    version_lines = [
+        ("Registration", document["identifier"]),
+        ("Version", str(document["version"])),
+        ("Registered", f"{document['registered_at']} by {document['registered_by']}"),
+        ("Previous SHA-256", document.get("previous_sha256") or "—"),
+    ]
+    if document.get("justification"):
+        version_lines.append(("Justification", document["justification"]))
+    if document.get("post_hoc"):
+        version_lines.append(
+            ("Post hoc", "Approved after the first results were uploaded.")
+        )
+    return DesignDocument(
+        challenge_name=design.get("name", ""),
+        call_title=document["call"]["title"],
+        status=f"Registered (version {document['version']})",
+        revision=0,
+        organizers=tuple(
+            f"{o['username']} ({o['institution']})"
+            if o.get("institution")
+            else o["username"]
+            for o in document.get("organizers", [])
+        ),
+        generated_on=today or timezone.localdate(),
+        registry_url=registry_url,
+        overall_percent=completeness.overall.percent,
+        submission_percent=completeness.submission.percent,
+        threshold_percent=completeness.threshold_percent,
+        can_submit=completeness.can_submit,
+        completeness_rows=_completeness_rows(completeness),
+        planning=tuple(
+            PlanningItem(q.label, str(planning.get(q.key, "") or ""))
+            for q in PLANNING_QUESTIONS
+        ),
+        sections=_sections(completeness, answers, changed),
+        version_lines=tuple(version_lines),
+        changes=tuple(
+            (f"Task {c.scope}: " if c.scope else "")
+            + (f"{c.number}. " if c.number else "")
+            + c.name
+            for c in changes
+        ),
     )

@@ -20,6 +20,7 @@ class DesignAnswer:
     required: bool
     state: AnswerState
     text: str = ""  # the answer as text, or the not-applicable reason
+    changed: bool = False  # changed in this registration version (highlighted)
 
 
 @dataclass(frozen=True)
@@ -65,3 +66,7 @@ class DesignDocument:
     completeness_rows: tuple[CompletenessRow, ...]
     planning: tuple[PlanningItem, ...]
     sections: tuple[DesignSection, ...]
+    # A registration version: identifier, version, SHA-256, post hoc… (cover).
+    version_lines: tuple[tuple[str, str], ...] = ()
+    # Changes of this version, one line each ("Task Brain: Ranking scheme").
+    changes: tuple[str, ...] = ()

@@ -40,6 +40,8 @@ from .design_document import DesignAnswer, DesignDocument
 DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
 MISSING_COLOR = colors.HexColor("#b00020")
 MUTED_COLOR = colors.HexColor("#555555")
+CHANGED_COLOR = colors.HexColor("#8a4b00")
+CHANGED_MARK = "Changed in this version"
 
 # Replacements for characters outside Helvetica's WinAnsi (cp1252) encoding.
 ASCII_FALLBACKS = {
@@ -52,6 +54,7 @@ ASCII_FALLBACKS = {
     "←": "<-",
     "∞": "inf",
     "✓": "v",
+    "▶": ">",
 }
 
 
@@ -132,6 +135,14 @@ class _Styles:
         self.missing = style(
             "missing", fontName=fonts.bold, leftIndent=12, textColor=MISSING_COLOR
         )
+        self.changed = style(
+            "changed",
+            fontName=fonts.bold,
+            leftIndent=12,
+            textColor=CHANGED_COLOR,
+            backColor=colors.HexColor("#fff3cd"),
+            keepWithNext=1,
+        )
         self.cell = style("cell", fontSize=9)
         self.cell_bold = style("cell_bold", fontName=fonts.bold, fontSize=9)
         self.cell_indent = style("cell_indent", fontSize=9, leftIndent=10)
@@ -171,6 +182,7 @@ class _Writer:
             ("Organizers", "\n".join(data.organizers) or "—"),
             ("Generated on", data.generated_on.isoformat()),
             ("Registry", data.registry_url),
+            *data.version_lines,
         ]
         table = Table(
             [
@@ -250,6 +262,14 @@ class _Writer:
             table,
         ]
 
+    def changes(self, data: DesignDocument) -> list:
+        if not data.changes:
+            return []
+        s = self.styles
+        flowables = [Spacer(1, 18), self.para("Changes in this version", s.h1)]
+        flowables += [self.para(f"▶ {line}", s.changed) for line in data.changes]
+        return flowables
+
     def planning(self, data: DesignDocument) -> list:
         if not data.planning:
             return []
@@ -266,6 +286,8 @@ class _Writer:
     def answer(self, answer: DesignAnswer) -> list:
         s = self.styles
         flowables = [self.para(f"{answer.number}. {answer.name}", s.parameter)]
+        if answer.changed:
+            flowables.append(self.para(f"▶ {CHANGED_MARK}", s.changed))
         if answer.state == "answered":
             flowables += self.lines(answer.text, s.body)
         elif answer.state == "not_applicable":
@@ -340,6 +362,7 @@ def render_design_pdf(data: DesignDocument, *, font_dir: Path = DEJAVU_DIR) -> b
     )
     story = [
         *writer.cover(data),
+        *writer.changes(data),
         *writer.completeness(data),
         *writer.planning(data),
         *writer.sections(data),

@@ -22,6 +22,7 @@ class ParameterBlock:
     value: forms.BoundField
     not_applicable: forms.BoundField | None
     reason: forms.BoundField | None
+    derived: bool = False  # read-only: derived from the task's ranking scheme
 
     @property
     def errors(self) -> list[str]:
@@ -37,10 +38,17 @@ class SectionForm(CrispyFormMixin, forms.Form):
     submit_label = None
 
     def __init__(
-        self, *args, section: Section, answers: dict[int, StoredAnswer], **kwargs
+        self,
+        *args,
+        section: Section,
+        answers: dict[int, StoredAnswer],
+        derived: frozenset[int] = frozenset(),
+        **kwargs,
     ):
         super().__init__(*args, **kwargs)
         self.section = section
+        # Parameters written by the ranking scheme: shown, never saved from here.
+        self.derived = derived
         self.helper.form_tag = False
         for parameter in section.parameters:
             stored = answers.get(parameter.number)
@@ -72,6 +80,10 @@ class SectionForm(CrispyFormMixin, forms.Form):
                 if stored is not None and stored.not_applicable:
                     self.initial[f"{key}-na"] = True
                     self.initial[f"{key}-reason"] = stored.not_applicable
+            if parameter.number in derived:
+                for name in (key, f"{key}-na", f"{key}-reason"):
+                    if name in self.fields:
+                        self.fields[name].disabled = True
 
     def blocks(self) -> list[ParameterBlock]:
         blocks = []
@@ -84,6 +96,7 @@ class SectionForm(CrispyFormMixin, forms.Form):
                     self[key],
                     self[f"{key}-na"] if na else None,
                     self[f"{key}-reason"] if na else None,
+                    parameter.number in self.derived,
                 )
             )
         return blocks
@@ -93,6 +106,8 @@ class SectionForm(CrispyFormMixin, forms.Form):
         answers: dict[int, SectionAnswer] = {}
         for parameter in self.section.parameters:
             key = parameter.key
+            if parameter.number in self.derived:
+                continue  # the scheme owns it; leave the stored answer alone
             if cleaned.get(f"{key}-na"):
                 reason = cleaned.get(f"{key}-reason", "")
                 if not reason:

@@ -1,5 +1,7 @@
 """Small presentation helpers for registry templates."""
 
+import json
+
 from django import template
 
 from ..enums import ChallengeStatus as S
@@ -22,3 +24,13 @@ STATUS_CLASSES = {
 def status_class(status: str) -> str:
     """The Bootstrap badge class of a proposal status."""
     return STATUS_CLASSES.get(status, "text-bg-light")
+
+
+@register.filter
+def json_value(value) -> str:
+    """A JSON value for display: text as is, null as —, the rest as JSON."""
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)

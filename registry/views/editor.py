@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from .. import services
 from ..forms import PlanningForm, SectionForm
+from ..schemes import PROSE_FROM_SCHEME
 from ..sections import section_for, sections_at
 from ..selectors import answers_of, completeness_of
 from ._access import editable_challenge, task_of
@@ -41,7 +42,14 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
     if current is None:
         raise Http404("No such section.")
     stored = {n: a for (t, n), a in answers_of(challenge).items() if t == task_id}
-    form = SectionForm(request.POST or None, section=current, answers=stored)
+    derived = (
+        frozenset(PROSE_FROM_SCHEME)
+        if task is not None and task.scheme
+        else frozenset()
+    )
+    form = SectionForm(
+        request.POST or None, section=current, answers=stored, derived=derived
+    )
     steps = _sequence(challenge)
     index = next(
         i for i, (s, t) in enumerate(steps) if s == current and (t and t.pk) == task_id
@@ -92,6 +100,11 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
         "overall": completeness.overall,
         "done_elsewhere": completeness.overall.done - tally.done,
         "completeness_api": reverse("api:completeness", args=[challenge.pk]),
+        "scheme_url": (
+            reverse("registry:task-scheme", args=[challenge.pk, task.pk])
+            if task is not None
+            else None
+        ),
     }
     return render(
         request,

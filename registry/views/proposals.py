@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from .. import services
 from ..completeness import Completeness
+from ..enums import ChallengeStatus
 from ..forms import CoOrganizerForm, NewProposalForm, TaskNameForm
 from ..models import Call, Challenge
 from ..parameters import Parameter
@@ -19,6 +20,7 @@ from ..permissions import (
     PUBLIC_STATES,
     can_edit_challenge,
     can_manage_organizers,
+    is_chair,
     is_organizer,
 )
 from ..planning import PLANNING_QUESTIONS, unanswered_planning
@@ -127,6 +129,13 @@ def _render_overview(request, challenge: Challenge, *, refused=None, status=200)
         "task_form": TaskNameForm(),
         "organizer_form": CoOrganizerForm(),
         "co_organizers": challenge.co_organizers.all(),
+        "can_register": challenge.status == ChallengeStatus.ACCEPTED
+        and (
+            is_organizer(request.user, challenge) or is_chair(request.user, challenge)
+        ),
+        "registration": getattr(challenge, "registration", None)
+        if challenge.status == ChallengeStatus.REGISTERED
+        else None,
     }
     return render(request, "registry/overview.html", context, status=status)
 

@@ -1,0 +1,186 @@
+"""Registering an accepted proposal, and the public registry (no sign-in needed)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from ..diffs import design_diff
+from ..exports import build_design_data_from_document, render_design_pdf
+from ..models import AmendmentStatus, Call, Registration
+from ..parameters import get_parameter
+from ..permissions import is_chair, is_organizer
+from ..public import (
+    CATEGORY_PARAMETER,
+    MODALITY_PARAMETER,
+    design_parts,
+    document_of,
+    public_registrations,
+)
+from ..registration import register_challenge
+from ..services import TransitionError
+from ._access import visible_challenge
+
+
+@login_required
+@require_POST
+def register(request, pk: int):
+    challenge = visible_challenge(request, pk)
+    try:
+        registration = register_challenge(challenge=challenge, actor=request.user)
+    except TransitionError as exc:
+        messages.error(request, str(exc))
+        return redirect("registry:overview", challenge.pk)
+    messages.success(request, f"Registered as {registration.identifier}.")
+    return redirect("registry:public-detail", registration.identifier)
+
+
+class RegistrySearchForm(forms.Form):
+    q = forms.CharField(required=False, label="Text")
+    call = forms.ChoiceField(required=False)
+    year = forms.IntegerField(required=False, min_value=1900, max_value=9999)
+    category = forms.ChoiceField(required=False, label="Task category")
+    modality = forms.ChoiceField(required=False, label="Imaging modality")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["call"].choices = [
+            ("", "Any call"),
+            *Call.objects.order_by("title").values_list("slug", "title"),
+        ]
+        for name, number in (
+            ("category", CATEGORY_PARAMETER),
+            ("modality", MODALITY_PARAMETER),
+        ):
+            self.fields[name].choices = [
+                ("", "Any"),
+                *((c, c) for c in get_parameter(number).choices),
+            ]
+        for field in self.fields.values():
+            css = (
+                "form-select"
+                if isinstance(field.widget, forms.Select)
+                else "form-control"
+            )
+            field.widget.attrs["class"] = css
+
+
+@require_GET
+def public_list(request):
+    form = RegistrySearchForm(request.GET or None)
+    entries = []
+    if not form.is_bound:
+        entries = public_registrations()
+    elif form.is_valid():
+        data = form.cleaned_data
+        entries = public_registrations(
+            text=data["q"],
+            call=data["call"],
+            year=data["year"],
+            category=data["category"],
+            modality=data["modality"],
+        )
+    return render(
+        request, "registry/public_list.html", {"form": form, "entries": entries}
+    )
+
+
+def _registration(identifier: str) -> Registration:
+    return get_object_or_404(
+        Registration.objects.select_related("challenge", "call"),
+        identifier=identifier,
+    )
+
+
+def _number(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
+
+
+@require_GET
+def public_detail(request, identifier: str):
+    registration = _registration(identifier)
+    versions = list(registration.versions.select_related("created_by"))
+    by_number = {v.number: v for v in versions}
+    latest = versions[-1]
+    shown = by_number.get(_number(request.GET.get("version")) or latest.number)
+    if shown is None:
+        raise Http404("No such version.")
+    document = document_of(shown)
+    previous = by_number.get(shown.number - 1)
+    changes = (
+        design_diff(document_of(previous)["design"], document["design"])
+        if previous
+        else []
+    )
+    compare = None
+    if "from" in request.GET or "to" in request.GET:
+        compare = _comparison(request, by_number)
+    user = request.user
+    challenge = registration.challenge
+    can_amend = is_organizer(user, challenge)
+    can_decide = is_chair(user, challenge)
+    pending = (
+        registration.amendments.filter(status=AmendmentStatus.PENDING).count()
+        if can_amend or can_decide
+        else 0
+    )
+    context = {
+        "registration": registration,
+        "versions": versions,
+        "shown": shown,
+        "latest": latest,
+        "document": document,
+        "changes": changes,
+        "parts": design_parts(document["design"], changes=changes),
+        "compare": compare,
+        "can_amend": can_amend,
+        "can_decide": can_decide,
+        "pending": pending,
+    }
+    return render(request, "registry/public_detail.html", context)
+
+
+def _comparison(request, by_number) -> dict:
+    numbers = {}
+    for key in ("from", "to"):
+        number = _number(request.GET.get(key))
+        if number not in by_number:
+            return {"error": f"{key}: choose one of the versions 1–{len(by_number)}."}
+        numbers[key] = number
+    changes = design_diff(
+        document_of(by_number[numbers["from"]])["design"],
+        document_of(by_number[numbers["to"]])["design"],
+    )
+    return {**numbers, "changes": changes}
+
+
+@require_GET
+def version_pdf(request, identifier: str, number: int):
+    registration = _registration(identifier)
+    version = get_object_or_404(registration.versions, number=number)
+    previous = registration.versions.filter(number=number - 1).first()
+    document = document_of(version)
+    changes = (
+        design_diff(document_of(previous)["design"], document["design"])
+        if previous
+        else []
+    )
+    url = request.build_absolute_uri(
+        reverse("registry:public-detail", args=[identifier]) + f"?version={number}"
+    )
+    data = build_design_data_from_document(
+        document,
+        registry_url=url,
+        threshold_percent=registration.call.completeness_threshold,
+        changes=changes,
+    )
+    response = HttpResponse(render_design_pdf(data), content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'inline; filename="{identifier}-v{number}-design.pdf"'
+    )
+    return response

@@ -1,0 +1,406 @@
+"""Register button, public registry pages, version PDFs and amendment pages."""
+
+import hashlib
+
+import pytest
+from django.urls import reverse
+
+from analysis.models import ResultsVersion
+from registry.amendments import approve_amendment, propose_amendment
+from registry.models import Amendment, Registration
+from registry.registration import register_challenge
+from registry.schemes import set_task_scheme
+from tests.factories import ChallengeFactory, TaskFactory, UserFactory
+from tests.registry.helpers import fill_proposal
+
+pytestmark = pytest.mark.django_db
+
+SCHEME = {
+    "metric": "DSC",
+    "higher_is_better": True,
+    "missing": {"policy": "value", "value": 0},
+    "method": "test_then_rank",
+    "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
+}
+IDENTIFIER = "miccai-2027-001"
+QUERIES = 3  # calls (search form), registrations, their versions
+
+
+@pytest.fixture
+def chair(call):
+    user = UserFactory(username="chair")
+    call.chairs.add(user)
+    return user
+
+
+@pytest.fixture
+def accepted(call, organizer):
+    challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
+    task = TaskFactory(challenge=challenge, name="Brain")
+    fill_proposal(challenge, organizer)
+    set_task_scheme(task=task, scheme=SCHEME, actor=organizer)
+    challenge.status = "accepted"
+    challenge.save()
+    return challenge
+
+
+@pytest.fixture
+def registration(accepted, chair):
+    return register_challenge(challenge=accepted, actor=chair)
+
+
+def amend(registration, organizer, chair, *, approve=True, **changes):
+    amendment = propose_amendment(
+        registration=registration,
+        actor=organizer,
+        justification="Holm is the safer choice.",
+        changes=changes
+        or {"tasks": {"Brain": {"scheme": {**SCHEME, "test": {"p_adjust": "holm"}}}}},
+    )
+    if approve:
+        approve_amendment(amendment=amendment, actor=chair)
+    return amendment
+
+
+def detail(identifier=IDENTIFIER):
+    return reverse("registry:public-detail", args=[identifier])
+
+
+# --- register -------------------------------------------------------------------
+
+
+def test_overview_shows_register_button_to_chair_of_accepted(client, accepted, chair):
+    client.force_login(chair)
+    body = client.get(reverse("registry:overview", args=[accepted.pk])).content
+    assert b'id="register-proposal"' in body
+
+
+def test_overview_hides_register_button_from_others(client, accepted, call):
+    reviewer_like = UserFactory()
+    accepted.call.chairs.remove(*accepted.call.chairs.all())
+    client.force_login(accepted.owner)
+    assert (
+        b'id="register-proposal"'
+        in client.get(reverse("registry:overview", args=[accepted.pk])).content
+    )
+    client.force_login(reviewer_like)
+    assert client.get(reverse("registry:overview", args=[accepted.pk])).status_code == (
+        404
+    )
+
+
+def test_register_redirects_to_public_page(client, accepted, chair):
+    client.force_login(chair)
+    response = client.post(reverse("registry:register", args=[accepted.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == detail()
+    accepted.refresh_from_db()
+    assert accepted.status == "registered"
+
+
+def test_register_unaccepted_is_refused_with_message(client, call, organizer):
+    draft = ChallengeFactory(call=call, owner=organizer)
+    client.force_login(organizer)
+    response = client.post(reverse("registry:register", args=[draft.pk]), follow=True)
+    assert "Only accepted proposals can be registered" in response.content.decode()
+    assert Registration.objects.count() == 0
+
+
+def test_register_by_stranger_is_404(client, accepted):
+    client.force_login(UserFactory())
+    assert client.post(
+        reverse("registry:register", args=[accepted.pk])
+    ).status_code == (404)
+    assert Registration.objects.count() == 0
+
+
+# --- public pages ---------------------------------------------------------------
+
+
+def test_public_list_and_detail_are_readable_anonymously(client, registration):
+    listing = client.get(reverse("registry:public-list"))
+    assert listing.status_code == 200
+    assert f'data-registration="{IDENTIFIER}"' in listing.content.decode()
+    page = client.get(detail())
+    assert page.status_code == 200
+    body = page.content.decode()
+    version = registration.versions.get()
+    assert version.sha256 in body
+    assert "Propose an amendment" not in body
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("q=decath", True),
+        ("q=nothing-like-this", False),
+        ("call=miccai-2027", True),
+        ("year=1999", False),
+        ("category=segmentation", True),
+        ("category=tracking", False),
+        ("modality=MRI", True),
+        ("modality=PET", False),
+    ],
+)
+def test_public_list_search(client, registration, query, found):
+    body = client.get(reverse("registry:public-list") + "?" + query).content.decode()
+    assert (f'data-registration="{IDENTIFIER}"' in body) is found
+
+
+def test_public_list_ignores_drafts_and_accepted(client, call, organizer):
+    ChallengeFactory(call=call, owner=organizer, name="Secret draft")
+    ChallengeFactory(
+        call=call, owner=organizer, name="Accepted only", status="accepted"
+    )
+    body = client.get(reverse("registry:public-list") + "?q=e").content.decode()
+    assert "Secret draft" not in body
+    assert "Accepted only" not in body
+
+
+def test_public_list_query_count_does_not_grow(
+    client, call, organizer, chair, django_assert_num_queries
+):
+    def make(n):
+        for _ in range(n):
+            challenge = ChallengeFactory(call=call, owner=organizer, status="accepted")
+            register_challenge(challenge=challenge, actor=chair)
+
+    make(1)
+    with django_assert_num_queries(QUERIES):
+        client.get(reverse("registry:public-list"))
+    make(2)
+    with django_assert_num_queries(QUERIES):
+        body = client.get(reverse("registry:public-list")).content.decode()
+    assert body.count("data-registration=") == 3
+
+
+def test_public_detail_unknown_identifier_is_404(client, accepted):
+    assert client.get(detail("miccai-2027-999")).status_code == 404
+    assert client.get(detail() + "?version=1").status_code == 404
+
+
+def test_public_detail_renders_design_from_version_not_live_rows(
+    client, registration, accepted
+):
+    # Even if a live row were changed behind the registry's back, the page shows
+    # what was hashed.
+    accepted.answers.filter(task=None, number=5).update(value="Changed silently")
+    body = client.get(detail()).content.decode()
+    assert "Changed silently" not in body
+    assert "A free-text description." in body
+
+
+def test_public_detail_shows_v2_changes_highlighted(
+    client, registration, organizer, chair
+):
+    amend(registration, organizer, chair)
+    body = client.get(detail()).content.decode()
+    assert 'id="shown-version">version 2 (latest)' in body
+    assert "Changes since version 1" in body
+    assert 'data-field="test.p_adjust"' in body
+    assert "<del>none</del>" in body
+    assert "<ins>holm</ins>" in body
+    assert 'data-changed="scheme"' in body  # the scheme in the design
+    assert 'data-changed="p50"' in body  # its prose, word-level
+    assert "<ins>with Holm&#x27;s adjustment" in body
+    assert "Holm is the safer choice." in body
+    assert "post hoc" not in body.split('id="versions"')[0]
+    assert 'data-post-hoc="2"' not in body
+
+
+def test_public_detail_shows_post_hoc_badge(client, registration, organizer, chair):
+    ResultsVersion.objects.create(
+        registration=registration,
+        number=1,
+        registration_version=registration.versions.get(),
+        content="task,case,algorithm,metric,value\n",
+        sha256="0" * 64,
+        original_name="results.csv",
+        row_count=0,
+        uploaded_by=organizer,
+    )
+    amend(registration, organizer, chair)
+    body = client.get(detail()).content.decode()
+    assert 'id="post-hoc-badge"' in body
+    assert 'data-post-hoc="2"' in body
+    assert 'data-post-hoc="1"' not in body
+
+
+def test_public_detail_compare_any_two_versions(client, registration, organizer, chair):
+    amend(registration, organizer, chair)
+    amend(registration, organizer, chair, challenge={"5": "A new description."})
+    body = client.get(detail() + "?from=1&to=3").content.decode()
+    assert "Changes from version 1 to version 3" in body
+    assert 'data-change="|5"' in body
+    assert 'data-change="Brain|scheme"' in body
+    bad = client.get(detail() + "?from=1&to=9").content.decode()
+    assert "to: choose one of the versions 1–3." in bad
+
+
+def test_public_detail_old_version_and_download_links(
+    client, registration, organizer, chair
+):
+    amend(registration, organizer, chair)
+    body = client.get(detail() + "?version=1").content.decode()
+    assert 'id="shown-version">version 1<' in body
+    canonical = reverse("api:registration-canonical", args=[IDENTIFIER, 1])
+    assert canonical in body
+    served = client.get(canonical)
+    assert hashlib.sha256(served.content).hexdigest() == (
+        registration.versions.get(number=1).sha256
+    )
+
+
+def test_version_pdf_is_rendered_from_the_version(
+    client, registration, organizer, chair
+):
+    amend(registration, organizer, chair)
+    for number in (1, 2):
+        response = client.get(
+            reverse("registry:version-pdf", args=[IDENTIFIER, number])
+        )
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/pdf"
+        assert response.content.startswith(b"%PDF")
+    assert (
+        client.get(reverse("registry:version-pdf", args=[IDENTIFIER, 3])).status_code
+        == 404
+    )
+
+
+def test_unregistered_proposal_has_no_public_page(client, accepted):
+    assert client.get(detail()).status_code == 404
+    assert client.get(
+        reverse("registry:version-pdf", args=[IDENTIFIER, 1])
+    ).status_code == (404)
+
+
+# --- amendments -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["amendments", "propose-amendment"])
+def test_amendment_pages_anonymous_redirects_and_stranger_gets_404(
+    client, registration, name
+):
+    url = reverse(f"registry:{name}", args=[IDENTIFIER])
+    assert client.get(url).status_code == 302
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 404
+
+
+def test_amendment_propose_page_is_for_organizers_only(client, registration, chair):
+    client.force_login(chair)
+    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
+    assert client.get(url).status_code == 403
+    assert client.get(
+        reverse("registry:amendments", args=[IDENTIFIER])
+    ).status_code == (200)
+
+
+def amendment_form_data(client, url):
+    """The propose page's form as the browser would post it back unchanged."""
+    from registry.forms.amendment import AmendmentForm
+
+    registration = Registration.objects.get(identifier=IDENTIFIER)
+    form = AmendmentForm(challenge=registration.challenge)
+    data = {}
+    for item in form.schemes:
+        for name in item.form.fields:
+            value = item.form[name].value()
+            if value is not None:
+                data[item.form.add_prefix(name)] = value
+    for _, _, section_form in form.sections:
+        for name in section_form.fields:
+            bound = section_form[name]
+            value = bound.value()
+            widget = bound.field.widget
+            if hasattr(widget, "parts") and isinstance(value, dict):
+                for part, text in value.items():
+                    if part == "rows":
+                        for column in getattr(widget, "columns", ()):
+                            data[f"{bound.html_name}-{column}"] = [
+                                str(r.get(column, "")) for r in text
+                            ]
+                        if "higher" in getattr(widget, "list_parts", ()):
+                            data[f"{bound.html_name}-higher"] = [
+                                str(i) for i, r in enumerate(text) if r.get("higher")
+                            ]
+                    else:
+                        data[f"{bound.html_name}-{part}"] = text
+            elif value not in (None, False):
+                data[bound.html_name] = value
+    return data
+
+
+def test_amendment_unchanged_form_proposes_nothing(client, registration, organizer):
+    client.force_login(organizer)
+    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
+    data = {**amendment_form_data(client, url), "justification": "Nothing really."}
+    response = client.post(url, data)
+    assert response.status_code == 400
+    assert "changes: Give at least one change." in response.content.decode()
+    assert Amendment.objects.count() == 0
+
+
+def test_amendment_scheme_change_through_page_then_chair_approves(
+    client, registration, organizer, chair
+):
+    client.force_login(organizer)
+    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
+    data = amendment_form_data(client, url)
+    data.update(
+        {
+            "justification": "Holm over all pairs.",
+            f"scheme-{registration.challenge.tasks.get().pk}-change": "on",
+            f"scheme-{registration.challenge.tasks.get().pk}-test_p_adjust": "holm",
+        }
+    )
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    amendment = Amendment.objects.get()
+    before = registration.challenge.tasks.get().scheme
+    expected = {**before, "test": {**before["test"], "p_adjust": "holm"}}
+    assert amendment.changes == {"tasks": {"Brain": {"scheme": expected}}}
+    # The organizer cannot decide.
+    decide = reverse("registry:decide-amendment", args=[IDENTIFIER, amendment.pk])
+    assert client.post(decide, {"decision": "approve"}).status_code == 403
+    client.force_login(chair)
+    listing = client.get(reverse("registry:amendments", args=[IDENTIFIER]))
+    body = listing.content.decode()
+    assert 'data-field="test.p_adjust"' in body
+    assert f'data-decide="{amendment.pk}"' in body
+    response = client.post(decide, {"decision": "approve", "note": "Fine."})
+    assert response["Location"] == detail()
+    amendment.refresh_from_db()
+    assert amendment.status == "approved"
+    assert amendment.decision_note == "Fine."
+    assert registration.versions.count() == 2
+
+
+def test_amendment_parameter_change_and_reject(client, registration, organizer, chair):
+    client.force_login(organizer)
+    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
+    data = amendment_form_data(client, url)
+    data.update(
+        {"justification": "Clarify.", "c-challenge-organization-p05": "New text"}
+    )
+    assert client.post(url, data).status_code == 302
+    amendment = Amendment.objects.get()
+    assert amendment.changes == {"challenge": {"5": "New text"}}
+    client.force_login(chair)
+    decide = reverse("registry:decide-amendment", args=[IDENTIFIER, amendment.pk])
+    client.post(decide, {"decision": "reject", "note": "Not needed."})
+    amendment.refresh_from_db()
+    assert amendment.status == "rejected"
+    assert registration.versions.count() == 1
+
+
+def test_amendment_without_justification_is_refused(client, registration, organizer):
+    client.force_login(organizer)
+    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
+    data = amendment_form_data(client, url)
+    data["c-challenge-organization-p05"] = "New text"
+    response = client.post(url, data)
+    assert response.status_code == 400
+    assert 'data-error-for="justification"' in response.content.decode()
+    assert Amendment.objects.count() == 0
