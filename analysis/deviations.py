@@ -387,23 +387,30 @@ def unstable_winner(output: dict[str, Any]) -> list[Deviation]:
                         {"winners": winners},
                     )
                 )
+            changed = []
             for alternative in block.get("audit", {}).get("alternatives", []):
                 alt_winners = sorted(
                     a for a, r in alternative["ranks"].items() if r == 1
                 )
                 if not alternative.get("registered") and alt_winners != winners:
-                    out.append(
-                        Deviation(
-                            "unstable_winner",
-                            WARNING,
-                            f"Task {task} ({key}): under {alternative['method']} "
-                            f"({alternative['aggregate']}) of {alternative['metric']} "
-                            f"the winner would be {', '.join(alt_winners)} instead of "
-                            f"{', '.join(winners)}.",
-                            winners,
-                            alt_winners,
-                            task,
-                            alternative,
-                        )
+                    changed.append({**alternative, "winners": alt_winners})
+            if changed:
+                described = "; ".join(
+                    f"{a['method']} ({a['aggregate']}) of {a['metric']}: "
+                    f"{', '.join(a['winners'])}"
+                    for a in changed
+                )
+                out.append(
+                    Deviation(
+                        "unstable_winner",
+                        WARNING,
+                        f"Task {task} ({key}): {len(changed)} alternative ranking "
+                        f"scheme(s) give another winner than {', '.join(winners)} — "
+                        f"{described}.",
+                        winners,
+                        [a["winners"] for a in changed],
+                        task,
+                        {"alternatives": changed},
                     )
+                )
     return out

@@ -8,7 +8,7 @@ leave-one-case-out samples.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -126,6 +126,11 @@ class TaskData:
     ``value`` policy (NaN where a result stays missing); rows follow
     ``cases`` and columns ``algorithms`` (both sorted). ``raw`` keeps the
     matrices before any substitution (for the audit).
+
+    A target's cases are the cases that have a row for that target: targets
+    such as the organs of one phase need not share cases. ``target_rows[t]``
+    holds the indices (into ``cases``) of target ``t``'s matrix rows, so a
+    bootstrap draw over the task's cases applies to every target alike.
     """
 
     name: str
@@ -134,6 +139,14 @@ class TaskData:
     targets: list[str]
     values: dict[str, dict[str, np.ndarray]]
     raw: dict[str, dict[str, np.ndarray]]
+    target_rows: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def rows_of(self, target: str, counts: np.ndarray | None) -> np.ndarray | None:
+        """Bootstrap counts restricted to the target's cases (None stays None)."""
+        rows = self.target_rows.get(target)
+        if counts is None or rows is None:
+            return counts
+        return counts[..., rows]
 
     @property
     def has_targets(self) -> bool:
@@ -182,12 +195,20 @@ def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
         value_col = sub["value"].to_numpy(dtype=np.float64)
         values: dict[str, dict[str, np.ndarray]] = {}
         raw: dict[str, dict[str, np.ndarray]] = {}
+        target_rows: dict[str, np.ndarray] = {}
+        if targets != [""]:
+            for target in targets:
+                rows_t = np.unique(case_code[target_col == target])
+                if len(rows_t) < len(cases):
+                    target_rows[target] = rows_t
         for metric in scheme.metrics:
             values[metric], raw[metric] = {}, {}
             for target in targets:
                 sel = (metric_col == metric) & (target_col == target)
                 x = np.full((len(cases), len(algorithms)), np.nan)
                 x[case_code[sel], alg_code[sel]] = value_col[sel]
+                if target in target_rows:
+                    x = x[target_rows[target]]
                 raw[metric][target] = x
                 missing = np.isnan(x)
                 if missing.any():
@@ -208,6 +229,7 @@ def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
                 targets=[str(t) for t in targets],
                 values=values,
                 raw=raw,
+                target_rows=target_rows,
             )
         )
     if affected:
@@ -229,7 +251,9 @@ def metric_task_ranking(
     Returns task ranks, task scores and {target: (ranks, scores)}.
     """
     mats = values if values is not None else task.values[metric]
-    per_target = {t: rank_matrix(mats[t], counts, rule) for t in task.targets}
+    per_target = {
+        t: rank_matrix(mats[t], task.rows_of(t, counts), rule) for t in task.targets
+    }
     if not task.has_targets:
         ranks, scores = per_target[""]
         return ranks, scores, {}

@@ -4,6 +4,7 @@ from registry.demo import msd, robustmis
 from registry.demo.accounts import ensure_demo_accounts, ensure_demo_call
 from registry.demo.answers import NotApplicable
 from registry.demo.load import DESIGNS, load_demo_challenges
+from registry.demo.story import ORGANS, advance_msd, latest_run
 from registry.enums import ChallengeStatus
 from registry.models import Answer, Challenge
 from registry.parameters import get_parameter
@@ -95,16 +96,30 @@ def test_msd_has_phase_tasks_with_dsc_and_nsd(loaded):
     assert test_cases == {"Development phase": 664, "Mystery phase": 224}
 
 
-def test_msd_is_submitted_through_the_funnel(loaded):
+def test_msd_story_goes_from_draft_to_an_analysed_registration(demo, loaded):
+    _, users = demo
     msd_challenge, _ = loaded
-    assert msd_challenge.status == ChallengeStatus.SUBMITTED
-    assert msd_challenge.revision == 1
-    change = msd_challenge.status_changes.get()
-    assert (change.from_status, change.to_status, change.actor.username) == (
-        ChallengeStatus.DRAFT,
-        ChallengeStatus.SUBMITTED,
-        "organizer",
-    )
+    assert msd_challenge.status == ChallengeStatus.DRAFT
+    registration = advance_msd(msd_challenge, users)
+    msd_challenge.refresh_from_db()
+    assert msd_challenge.status == ChallengeStatus.REGISTERED
+    assert [
+        (c.from_status, c.to_status) for c in msd_challenge.status_changes.all()
+    ] == [
+        ("draft", "submitted"),
+        ("submitted", "under_review"),
+        ("under_review", "accepted"),
+        ("accepted", "registered"),
+    ]
+    assert registration.identifier == "miccai-2027-001"
+    assert {t.scheme["method"] for t in msd_challenge.tasks.all()} == {"test_then_rank"}
+    run = latest_run(registration)
+    assert run.status == "done", run.error
+    development = run.output["rankings"]["DSC"]["tasks"]["Development phase"]
+    assert set(development["targets"]) == set(ORGANS["Development phase"])
+    assert development["ranks"]["team-01"] == 1  # the most skilled simulated team
+    assert advance_msd(msd_challenge, users) == registration  # idempotent
+    assert registration.results_versions.count() == 1
 
 
 def test_robustmis_is_a_draft_with_co_organizer_and_three_tasks(loaded):

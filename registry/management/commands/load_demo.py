@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.test import override_settings
 
 from registry.demo.accounts import (
     DEMO_ACCOUNTS,
@@ -7,16 +8,24 @@ from registry.demo.accounts import (
     ensure_demo_call,
 )
 from registry.demo.load import load_demo_challenges
+from registry.demo.story import advance_msd, latest_run
 
 
 class Command(BaseCommand):
     help = "Load the demo call, demo accounts and demo challenges (idempotent)."
 
+    # The demo's own review mails would flood the console; keep them in memory.
+    @override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
     @transaction.atomic
     def handle(self, *args, **opts):
         call = ensure_demo_call()
         users = ensure_demo_accounts(call)
         challenges = load_demo_challenges(call, users)
+        self.stdout.write(
+            "Taking the MSD demo through review, registration and "
+            "analysis (first run: about a minute)…"
+        )
+        registration = advance_msd(challenges[0], users)
         self.stdout.write(self.style.SUCCESS("Demo data loaded. Accounts:"))
         for username, password, role, institution, _ in DEMO_ACCOUNTS:
             self.stdout.write(f"  {username:<12} {password:<22} {role} ({institution})")
@@ -25,5 +34,12 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  {challenge.name} ({challenge.get_status_display().lower()}, "
                 f"{challenge.tasks.count()} tasks)"
+            )
+        if registration is not None:
+            run = latest_run(registration)
+            self.stdout.write(
+                f"Registered: {registration.identifier} (public page "
+                f"http://127.0.0.1:8000/registry/{registration.identifier}/); "
+                f"analysis {run.status if run else 'not run'}."
             )
         self.stdout.write("Open http://127.0.0.1:8000/ and sign in.")
