@@ -65,6 +65,6 @@ def test_load_demo_loads_both_designs_once(capsys):
     call_command("load_demo")
     call_command("load_demo")
     out = capsys.readouterr().out
-    assert "Medical Segmentation Decathlon (submitted, 2 tasks)" in out
+    assert "Medical Segmentation Decathlon (registered, 2 tasks)" in out
     assert Challenge.objects.filter(name="Medical Segmentation Decathlon").count() == 1
     assert Challenge.objects.count() == 2

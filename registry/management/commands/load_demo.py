@@ -31,6 +31,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  {username:<12} {password:<22} {role} ({institution})")
         self.stdout.write("Demo challenges:")
         for challenge in challenges:
+            challenge.refresh_from_db()
             self.stdout.write(
                 f"  {challenge.name} ({challenge.get_status_display().lower()}, "
                 f"{challenge.tasks.count()} tasks)"
