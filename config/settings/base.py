@@ -154,6 +154,13 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long jobs: a worker holds one at a time
+# Unacknowledged jobs (worker lost) go back to the queue after this many seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "7200"))
+}
+# A run claimed but silent for this long is taken to be lost (`resume_jobs`).
+JOBS_STALE_MINUTES = int(os.environ.get("JOBS_STALE_MINUTES", "30"))
 
 LOGGING = {
     "version": 1,

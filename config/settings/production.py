@@ -5,7 +5,7 @@ import os
 os.environ.setdefault("DEBUG", "false")
 
 from .base import *  # noqa: F403
-from .base import env_bool
+from .base import DATABASES, env_bool
 
 DEBUG = False
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -25,4 +25,7 @@ STORAGES = {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
-CONN_HEALTH_CHECKS = True
+# Persistent database connections, checked before reuse (a restarted PostgreSQL
+# or a dropped connection costs one reconnect, not a failed request).
+DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
