@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "registry",
     "reviews",
     "analysis",
+    "audit",
 ]
 
 MIDDLEWARE = [
