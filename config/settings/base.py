@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -90,6 +91,19 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# A shared cache (Redis) in production so every web process sees the same
+# sign-in counts; the per-process memory cache otherwise.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["CACHE_URL"],
+        }
+        if os.environ.get("CACHE_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 _PASSWORD_CHECKS = "django.contrib.auth.password_validation"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"{_PASSWORD_CHECKS}.{name}"}
@@ -101,6 +115,9 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 LOGIN_URL = "login"
+# Sign-in throttling (accounts/throttle.py): failures per username and address.
+SIGNIN_MAX_FAILURES = int(os.environ.get("SIGNIN_MAX_FAILURES", "5"))
+SIGNIN_LOCK_SECONDS = int(os.environ.get("SIGNIN_LOCK_SECONDS", "900"))
 LOGIN_REDIRECT_URL = "registry:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
