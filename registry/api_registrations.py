@@ -122,7 +122,11 @@ class RegistrationList(APIView):
             )
         if call := request.query_params.get("call"):
             registrations = registrations.filter(call__slug=call)
-        if (year := request.query_params.get("year", "")).isdigit():
+        if year := request.query_params.get("year", "").strip():
+            if not (year.isdigit() and 1 <= int(year) <= 9999):
+                return Response(
+                    {"year": [f"{year[:20]!r} is not a year (1-9999)."]}, status=400
+                )
             registrations = registrations.filter(created__year=int(year))
         registrations = registrations.order_by("-created")[:200]
         return Response([registration_data(r, versions=False) for r in registrations])
