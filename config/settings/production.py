@@ -21,9 +21,7 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-    },
+    "staticfiles": {"BACKEND": "config.storage.StaticFilesStorage"},
 }
 # Persistent database connections, checked before reuse (a restarted PostgreSQL
 # or a dropped connection costs one reconnect, not a failed request).
