@@ -3,6 +3,8 @@ in-process through the WSGI app with a staff token; none may get a 5xx."""
 
 import pytest
 import schemathesis
+from django.core import signals
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from rest_framework.authtoken.models import Token
 
@@ -19,11 +21,19 @@ def token(db):
 
 @pytest.fixture
 def api_schema(token):
-    return schemathesis.openapi.from_wsgi(
-        "/api/schema/?format=json",
-        application,
-        headers={"Authorization": f"Token {token}"},
-    )
+    # Like Django's test client: keep the test's database connection (and its
+    # transaction) open across the in-process WSGI requests.
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield schemathesis.openapi.from_wsgi(
+            "/api/schema/?format=json",
+            application,
+            headers={"Authorization": f"Token {token}"},
+        )
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
 
 
 FUZZ = settings(
