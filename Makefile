@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench serve clean
+.PHONY: demo test lint bench bench-ingest loadtest serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,16 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m analysis.ranking.benchmark
+
+# 1 000 000 generated result rows through read_upload → validated → commit_results
+# against DATABASE_URL (rolled back afterwards); figures in docs/benchmarks.md.
+bench-ingest: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) -m analysis.bench_ingest
+
+# Not in CI: gunicorn + PostgreSQL, 50 clients for 2 minutes (scripts/loadtest.sh).
+loadtest: $(STAMP)
+	scripts/loadtest.sh
 
 clean:
 	rm -rf $(VENV) db.sqlite3 media

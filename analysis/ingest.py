@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from analysis.ranking import ResultsError, RowError, read_results, validate_results
+from audit.services import record
 from registry.canonical import sha256_hex
 from registry.models import Registration
 
@@ -215,7 +216,7 @@ def commit_results(
     last = locked.results_versions.aggregate(n=Max("number"))["n"] or 0
     content = normalised_csv(raw)
     in_force = locked.versions.order_by("-number").first()
-    return ResultsVersion.objects.create(
+    results = ResultsVersion.objects.create(
         registration=locked,
         number=last + 1,
         registration_version=in_force,
@@ -226,3 +227,5 @@ def commit_results(
         uploaded_by=actor,
         teams=teams or {},
     )
+    record(actor=actor, action="results.commit", target=results, rows=len(frame))
+    return results

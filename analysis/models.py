@@ -83,6 +83,9 @@ class AnalysisRun(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
+    heartbeat = models.DateTimeField(
+        null=True, blank=True, help_text="Last sign of life of the running job."
+    )
     finished = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -7,6 +7,7 @@ import json
 import logging
 import random
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 import pandas as pd
@@ -14,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from analysis.ranking import SchemeError, parse_scheme, run_analysis, scheme_to_dict
@@ -191,7 +193,12 @@ def execute_analysis(run_id: int) -> None:
     """The background job: run, store outputs and deviations, record progress."""
     claimed = AnalysisRun.objects.filter(
         pk=run_id, status=AnalysisStatus.QUEUED
-    ).update(status=AnalysisStatus.RUNNING, started=timezone.now(), progress=0)
+    ).update(
+        status=AnalysisStatus.RUNNING,
+        started=timezone.now(),
+        heartbeat=timezone.now(),
+        progress=0,
+    )
     if not claimed:
         return  # already running or finished: jobs are idempotent
     run = AnalysisRun.objects.select_related("results__registration").get(pk=run_id)
@@ -201,7 +208,9 @@ def execute_analysis(run_id: int) -> None:
         percent = min(99, int(fraction * 100))
         if percent - last[0] >= PROGRESS_STEP:
             last[0] = percent
-            AnalysisRun.objects.filter(pk=run_id).update(progress=percent)
+            AnalysisRun.objects.filter(pk=run_id).update(
+                progress=percent, heartbeat=timezone.now()
+            )
 
     try:
         frame = results_frame(run.results)
@@ -250,3 +259,31 @@ def _fail(run_id: int, message: str) -> None:
     AnalysisRun.objects.filter(pk=run_id).update(
         status=AnalysisStatus.FAILED, error=message, finished=timezone.now()
     )
+
+
+def resume_analyses(*, stale_after: timedelta) -> tuple[list[int], list[int]]:
+    """Re-enqueue queued runs and requeue running ones silent for `stale_after`.
+
+    For a restarted web process (in-process jobs die with it) or a lost worker;
+    `execute_analysis` claims a run once, so enqueuing twice is harmless.
+    Returns (ids requeued from running, ids enqueued).
+    """
+    cutoff = timezone.now() - stale_after
+    with transaction.atomic():
+        stale = list(
+            AnalysisRun.objects.select_for_update()
+            .filter(status=AnalysisStatus.RUNNING)
+            .filter(Q(heartbeat__lt=cutoff) | Q(heartbeat=None, started__lt=cutoff))
+            .values_list("pk", flat=True)
+        )
+        AnalysisRun.objects.filter(pk__in=stale).update(
+            status=AnalysisStatus.QUEUED, progress=0, heartbeat=None
+        )
+        queued = list(
+            AnalysisRun.objects.filter(status=AnalysisStatus.QUEUED)
+            .order_by("created")
+            .values_list("pk", flat=True)
+        )
+        for run_id in queued:
+            enqueue("analysis.services.execute_analysis", run_id)
+    return stale, queued

@@ -14,6 +14,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import record
+
 from .models import Amendment, AmendmentStatus, Registration, RegistrationVersion
 from .permissions import is_chair, is_organizer
 from .registration import append_version
@@ -86,13 +88,15 @@ def propose_amendment(
         raise ValidationError({"justification": "Explain why the design changes."})
     cleaned = clean_changes(registration, changes)
     latest = registration.versions.order_by("-number").first()
-    return Amendment.objects.create(
+    amendment = Amendment.objects.create(
         registration=registration,
         base_version=latest.number,
         proposed_by=actor,
         justification=justification,
         changes=cleaned,
     )
+    record(actor=actor, action="amendment.propose", target=amendment)
+    return amendment
 
 
 def _lock_pending(amendment: Amendment, actor) -> Amendment:
@@ -147,6 +151,7 @@ def approve_amendment(
     amendment.decided_by, amendment.decided_at = actor, timezone.now()
     amendment.decision_note, amendment.version = note, version
     amendment.save()
+    record(actor=actor, action="amendment.approve", target=amendment, version=version)
     return version
 
 
@@ -157,4 +162,5 @@ def reject_amendment(*, amendment: Amendment, actor, note: str = "") -> Amendmen
     amendment.decided_by, amendment.decided_at = actor, timezone.now()
     amendment.decision_note = note
     amendment.save()
+    record(actor=actor, action="amendment.reject", target=amendment)
     return amendment

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from .amendments import approve_amendment, propose_amendment, reject_amendment
 from .api import conflict, get_challenge
 from .diffs import design_diff
-from .models import Amendment, Registration, RegistrationVersion
+from .models import Amendment, Challenge, Registration, RegistrationVersion
 from .permissions import can_view_challenge, is_chair, is_organizer
 from .registration import register_challenge
 from .services import TransitionError
@@ -109,14 +109,24 @@ class RegistrationList(APIView):
         registrations = Registration.objects.select_related("challenge", "call")
         text = request.query_params.get("q", "").strip()
         if text:
+            # Subqueries, not joins: no duplicate rows, and on PostgreSQL each
+            # one uses its trigram index (migration 0005).
             registrations = registrations.filter(
                 Q(identifier__icontains=text)
-                | Q(challenge__name__icontains=text)
-                | Q(versions__canonical__icontains=text)
-            ).distinct()
+                | Q(challenge__in=Challenge.objects.filter(name__icontains=text))
+                | Q(
+                    pk__in=RegistrationVersion.objects.filter(
+                        canonical__icontains=text
+                    ).values("registration_id")
+                )
+            )
         if call := request.query_params.get("call"):
             registrations = registrations.filter(call__slug=call)
-        if (year := request.query_params.get("year", "")).isdigit():
+        if year := request.query_params.get("year", "").strip():
+            if not (year.isdigit() and 1 <= int(year) <= 9999):
+                return Response(
+                    {"year": [f"{year[:20]!r} is not a year (1-9999)."]}, status=400
+                )
             registrations = registrations.filter(created__year=int(year))
         registrations = registrations.order_by("-created")[:200]
         return Response([registration_data(r, versions=False) for r in registrations])

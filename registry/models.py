@@ -69,7 +69,10 @@ class Challenge(models.Model):
 
     class Meta:
         ordering = ["-updated"]
-        indexes = [models.Index(fields=["call", "status"])]
+        indexes = [
+            models.Index(fields=["call", "status"]),
+            models.Index(fields=["-updated"], name="challenge_updated_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -201,6 +204,7 @@ class Registration(models.Model):
                 fields=["call", "sequence"], name="registration_sequence_per_call"
             )
         ]
+        indexes = [models.Index(fields=["-created"], name="registration_created_idx")]
 
     def __str__(self) -> str:
         return self.identifier

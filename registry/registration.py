@@ -18,6 +18,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from audit.services import record
+
 from .canonical import canonical_json_bytes, sha256_hex
 from .enums import ChallengeStatus
 from .exports import export_challenge
@@ -95,6 +97,7 @@ def register_challenge(*, challenge: Challenge, actor) -> Registration:
         actor=actor,
         note=f"Registered as {identifier}.",
     )
+    record(actor=actor, action="registration.register", target=registration)
     return registration
 
 

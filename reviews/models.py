@@ -46,6 +46,10 @@ class Assignment(models.Model):
                 fields=["challenge", "reviewer"], name="one_assignment_per_reviewer"
             )
         ]
+        indexes = [
+            models.Index(fields=["reviewer", "status"], name="assignment_reviewer_idx"),
+            models.Index(fields=["status", "due"], name="assignment_due_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.reviewer} → {self.challenge} ({self.role})"

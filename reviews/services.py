@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import record
 from registry import services as registry_services
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
@@ -125,6 +126,7 @@ def assign_reviewer(
         challenge=challenge, reviewer=reviewer, role=role, assigned_by=actor, due=due
     )
     _after_commit(notifications.send_assignment, assignment.pk)
+    record(actor=actor, action="review.assign", target=assignment, role=role)
     caller.refresh_from_db()
     return assignment
 
@@ -266,6 +268,7 @@ def decide(*, challenge: Challenge, actor, decision: str, letter: str) -> Decisi
         chair=actor,
     )
     _after_commit(notifications.send_decision, made.pk)
+    record(actor=actor, action="review.decide", target=made, decision=decision)
     caller.refresh_from_db()
     return made
 

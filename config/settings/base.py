@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "registry",
     "reviews",
     "analysis",
+    "audit",
 ]
 
 MIDDLEWARE = [
@@ -61,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -89,6 +91,19 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# A shared cache (Redis) in production so every web process sees the same
+# sign-in counts; the per-process memory cache otherwise.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["CACHE_URL"],
+        }
+        if os.environ.get("CACHE_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 _PASSWORD_CHECKS = "django.contrib.auth.password_validation"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"{_PASSWORD_CHECKS}.{name}"}
@@ -100,6 +115,9 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 LOGIN_URL = "login"
+# Sign-in throttling (accounts/throttle.py): failures per username and address.
+SIGNIN_MAX_FAILURES = int(os.environ.get("SIGNIN_MAX_FAILURES", "5"))
+SIGNIN_LOCK_SECONDS = int(os.environ.get("SIGNIN_LOCK_SECONDS", "900"))
 LOGIN_REDIRECT_URL = "registry:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -154,6 +172,13 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long jobs: a worker holds one at a time
+# Unacknowledged jobs (worker lost) go back to the queue after this many seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "7200"))
+}
+# A run claimed but silent for this long is taken to be lost (`resume_jobs`).
+JOBS_STALE_MINUTES = int(os.environ.get("JOBS_STALE_MINUTES", "30"))
 
 LOGGING = {
     "version": 1,

@@ -5,7 +5,7 @@ import os
 os.environ.setdefault("DEBUG", "false")
 
 from .base import *  # noqa: F403
-from .base import env_bool
+from .base import DATABASES, env_bool
 
 DEBUG = False
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -15,14 +15,15 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-SESSION_COOKIE_SECURE = True
-CSRF_COOKIE_SECURE = True
+# Off only for a local plain-HTTP trial (compose without a TLS proxy).
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-    },
+    "staticfiles": {"BACKEND": "config.storage.StaticFilesStorage"},
 }
-CONN_HEALTH_CHECKS = True
+# Persistent database connections, checked before reuse (a restarted PostgreSQL
+# or a dropped connection costs one reconnect, not a failed request).
+DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

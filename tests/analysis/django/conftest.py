@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis import ingest
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory, UserFactory
@@ -75,3 +76,43 @@ def results_csv(
     buffer = io.StringIO()
     frame.to_csv(buffer, index=False)
     return buffer.getvalue().encode()
+
+
+EXPLORATORY_SCHEME = {
+    "metric": "DSC",
+    "higher_is_better": True,
+    "method": "aggregate_then_rank",
+    "uncertainty": {"bootstrap": 200, "seed": 7},
+}
+
+
+def small_results_csv(*, cases: int = 12, algorithms=("A", "B", "C")) -> bytes:
+    """A tiny one-task table (task Brain, metric DSC) with no missing values."""
+    lines = ["task,case,algorithm,metric,value"]
+    for case in range(cases):
+        for index, algorithm in enumerate(algorithms):
+            value = 0.5 + 0.1 * index + 0.01 * ((case * 7 + index) % 5)
+            lines.append(f"Brain,c{case:03d},{algorithm},DSC,{value:.3f}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.fixture
+def results(registration, organizer):
+    raw = ingest.read_upload("results.csv", small_results_csv())
+    return ingest.commit_results(
+        registration=registration,
+        raw=raw,
+        original_name="results.csv",
+        actor=organizer,
+    )
+
+
+def upload(client, identifier: str, name: str, data: bytes, *, commit: bool = True):
+    suffix = "?commit=true" if commit else ""
+    file = io.BytesIO(data)
+    file.name = name
+    return client.post(
+        f"/api/v1/registrations/{identifier}/results/{suffix}",
+        {"file": file},
+        format="multipart",
+    )

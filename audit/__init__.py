@@ -1,0 +1,1 @@
+"""Audit log: an append-only record of sensitive actions, visible to staff."""

@@ -1,0 +1,82 @@
+"""Analysis jobs: synchronous in tests, resumable after a restart."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from analysis.models import AnalysisRun, AnalysisStatus
+from analysis.services import execute_analysis, start_analysis
+from tests.analysis.django.conftest import EXPLORATORY_SCHEME as SCHEME
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_analysis_runs_to_done_synchronously(
+    results, chair, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        run = start_analysis(results=results, actor=chair, scheme=SCHEME)
+    run.refresh_from_db()
+    assert (run.status, run.progress, run.error) == ("done", 100, "")
+    assert set(run.output["rankings"]["DSC"]["tasks"]) == {"Brain"}
+    assert run.heartbeat is not None
+
+
+def test_resume_jobs_finishes_queued_and_stale_running_runs(
+    results, chair, capsys, django_capture_on_commit_callbacks
+):
+    queued = AnalysisRun.objects.create(
+        results=results, scheme={"Brain": SCHEME}, seed=7, requested_by=chair
+    )
+    long_ago = timezone.now() - timedelta(hours=2)
+    stale = AnalysisRun.objects.create(
+        results=results,
+        scheme={"Brain": SCHEME},
+        seed=7,
+        requested_by=chair,
+        status=AnalysisStatus.RUNNING,
+        started=long_ago,
+        heartbeat=long_ago,
+        progress=40,
+    )
+    alive = AnalysisRun.objects.create(
+        results=results,
+        scheme={"Brain": SCHEME},
+        seed=7,
+        requested_by=chair,
+        status=AnalysisStatus.RUNNING,
+        started=long_ago,
+        heartbeat=timezone.now(),
+        progress=40,
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("resume_jobs", "--stale-minutes", "30")
+
+    statuses = dict(AnalysisRun.objects.values_list("pk", "status"))
+    assert statuses == {queued.pk: "done", stale.pk: "done", alive.pk: "running"}
+    assert f"1 stale running run(s) requeued [{stale.pk}]" in capsys.readouterr().out
+
+
+def test_execute_analysis_twice_runs_once(
+    results, chair, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        run = start_analysis(results=results, actor=chair, scheme=SCHEME)
+    run.refresh_from_db()
+    finished = run.finished
+    execute_analysis(run.pk)
+    run.refresh_from_db()
+    assert (run.status, run.finished) == ("done", finished)
+
+
+def test_celery_task_is_redelivered_when_its_worker_is_lost():
+    from analysis.tasks import run_job_task
+    from config.celery import app
+
+    assert run_job_task.app is app
+    assert (run_job_task.acks_late, run_job_task.reject_on_worker_lost) == (True, True)
+    assert app.conf.worker_prefetch_multiplier == 1
+    assert app.conf.broker_transport_options["visibility_timeout"] >= 3600

@@ -1,0 +1,39 @@
+"""compose.yaml and the Dockerfile hold together (Docker itself is not run here)."""
+
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_compose_has_web_worker_database_and_broker_with_healthchecks():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    assert {"web", "worker", "db", "redis"} <= set(services)
+    for name in ("web", "worker", "db", "redis"):
+        assert "healthcheck" in services[name], name
+    assert services["web"]["env_file"] == ".env"
+    assert services["web"]["depends_on"]["db"] == {"condition": "service_healthy"}
+    assert "gunicorn config.wsgi:application" in services["web"]["command"]
+    assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
+
+
+def test_env_example_names_every_setting_compose_needs_and_no_real_secret():
+    env = dict(
+        line.split("=", 1)
+        for line in (ROOT / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    for key in ("SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL"):
+        assert key in env, key
+    assert env["SECRET_KEY"].startswith("change-me")
+    assert env["POSTGRES_PASSWORD"] == "change-me"
+
+
+def test_dockerfile_is_multi_stage_and_runs_as_non_root():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert dockerfile.count("FROM ") == 2
+    assert "USER app" in dockerfile
+    assert "collectstatic" in dockerfile
+    assert '"gunicorn", "config.wsgi:application"' in dockerfile
