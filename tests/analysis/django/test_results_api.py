@@ -201,6 +201,10 @@ def test_crafted_upload_produces_each_deviation(organizer_api, registration, cha
         "organizer_participation",
         "missing_cases",
     } <= codes
+    report = organizer_api.get(f"/api/v1/analyses/{run_id}/report.pdf")
+    text = pdf_text(b"".join(report.streaming_content)).replace("\n", "")
+    missing_from_pdf = {code for code in codes if code not in text}
+    assert missing_from_pdf == set()
 
 
 def pdf_text(data: bytes) -> str:
