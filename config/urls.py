@@ -18,4 +18,5 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("", registry_views.home, name="home"),
     path("", include("registry.urls")),
+    path("", include("analysis.urls")),
 ]
