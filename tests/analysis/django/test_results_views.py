@@ -2,8 +2,11 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from analysis import services, staging
+from analysis.ingest import commit_results, read_upload
 from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
 from tests.analysis.django.conftest import SCHEME, results_csv
 from tests.factories import UserFactory
@@ -37,8 +40,6 @@ def organizer_client(client, organizer, registration):
 
 @pytest.fixture
 def results(registration, organizer):
-    from analysis.ingest import commit_results, read_upload
-
     return commit_results(
         registration=registration,
         raw=read_upload("results.csv", results_csv(n_cases=30)),
@@ -213,3 +214,29 @@ def test_plot_is_a_png_for_allowed_users_only(organizer_client, client, results)
     assert organizer_client.get(url.replace("blob", "nope")).status_code == 404
     client.force_login(UserFactory(username="mallory"))
     assert client.get(url).status_code == 404
+
+
+def test_results_page_queries_do_not_grow_with_versions(
+    organizer_client, registration, organizer
+):
+    def add_version():
+        version = commit_results(
+            registration=registration,
+            raw=read_upload("results.csv", results_csv(n_cases=5)),
+            original_name="results.csv",
+            actor=organizer,
+        )
+        AnalysisRun.objects.create(
+            results=version, scheme={}, seed=1, requested_by=organizer
+        )
+
+    def count():
+        with CaptureQueriesContext(connection) as queries:
+            assert organizer_client.get(RESULTS).status_code == 200
+        return len(queries)
+
+    add_version()
+    one = count()
+    add_version()
+    add_version()
+    assert count() == one
