@@ -32,6 +32,24 @@ def registered_challenge():
     return register_challenge(challenge=challenge, actor=chair)
 
 
+@pytest.fixture
+def quiet(page):
+    """Wait, at the end, until the browser's requests are answered: figures are
+    drawn on request, and a request still running when the live server stops
+    uses a database connection that is no longer shared with it."""
+    pending = set()
+    page.on("request", lambda request: pending.add(request))
+    page.on("requestfinished", lambda request: pending.discard(request))
+    page.on("requestfailed", lambda request: pending.discard(request))
+    yield
+    page.wait_for_function("document.readyState === 'complete'")
+    for _ in range(100):
+        if not pending:
+            break
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(200)  # the server closes its connection after replying
+
+
 def sign_in(page, username):
     page.goto("/accounts/login/")
     page.fill("input[name=username]", username)
@@ -40,7 +58,7 @@ def sign_in(page, username):
     page.wait_for_url("**/proposals/")
 
 
-def test_organizer_uploads_runs_and_downloads_the_report(page, tmp_path):
+def test_organizer_uploads_runs_and_downloads_the_report(page, quiet, tmp_path):
     registration = registered_challenge()
     csv = tmp_path / "results.csv"
     csv.write_bytes(results_csv(n_cases=30))
@@ -88,7 +106,7 @@ def test_organizer_uploads_runs_and_downloads_the_report(page, tmp_path):
     )
 
 
-def test_progress_bar_follows_a_queued_run_without_reload(page):
+def test_progress_bar_follows_a_queued_run_without_reload(page, quiet):
     registration = registered_challenge()
     olga = registration.challenge.owner
 
