@@ -19,4 +19,5 @@ urlpatterns = [
     path("reviews/", include("reviews.urls")),
     path("", registry_views.home, name="home"),
     path("", include("registry.urls")),
+    path("", include("analysis.urls")),
 ]

@@ -1,0 +1,74 @@
+"""Forms of the results and analysis pages (the API shares their parsers)."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.conf import settings
+
+
+def parse_team_lines(text: str) -> dict[str, str]:
+    """ "team, institution" per line → {team: institution}; errors name the line."""
+    teams: dict[str, str] = {}
+    errors = []
+    for number, line in enumerate((text or "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        team, comma, institution = line.partition(",")
+        team, institution = team.strip(), institution.strip()
+        if not comma or not team or not institution:
+            errors.append(f'Line {number}: write "team, institution".')
+        elif team in teams:
+            errors.append(f"Line {number}: team {team!r} is listed twice.")
+        else:
+            teams[team] = institution
+    if errors:
+        raise forms.ValidationError(errors)
+    return teams
+
+
+class ResultsUploadForm(forms.Form):
+    file = forms.FileField(
+        label="Results file (CSV or XLSX)",
+        help_text="Long format: task, case, algorithm, metric, value "
+        "(optional: target, team, submissions, interaction, meta:<name>).",
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}),
+    )
+    teams = forms.CharField(
+        label="Team affiliations (optional)",
+        required=False,
+        help_text='One "team, institution" per line; used to check the '
+        "organizer-participation policy.",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        limit = settings.MAX_UPLOAD_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                f"The file is {upload.size:,} bytes; the limit is {limit:,} bytes."
+            )
+        return upload
+
+    def clean_teams(self) -> dict[str, str]:
+        return parse_team_lines(self.cleaned_data["teams"])
+
+
+class ExploratorySchemeForm(forms.Form):
+    scheme = forms.CharField(
+        label="Ranking scheme (JSON)",
+        help_text="One scheme for every task, in the format of the registered "
+        "schemes. The result is labelled NOT PRE-REGISTERED everywhere.",
+        widget=forms.Textarea(attrs={"rows": 8, "class": "font-monospace"}),
+    )
+
+    def clean_scheme(self) -> dict:
+        try:
+            scheme = json.loads(self.cleaned_data["scheme"])
+        except ValueError as exc:
+            raise forms.ValidationError(f"Not valid JSON: {exc}") from None
+        if not isinstance(scheme, dict):
+            raise forms.ValidationError("The scheme must be a JSON object.")
+        return scheme

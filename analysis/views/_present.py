@@ -1,0 +1,136 @@
+"""An analysis output (contract §3) arranged for the analysis page's templates."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from ..reports import report_tables
+
+SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
+SEVERITY_CLASS = {"critical": "danger", "warning": "warning", "info": "info"}
+
+# Figures shown on the page (the PDF has them all): kind → (title, needs).
+TASK_PLOTS = {
+    "dot_box": "Dot-and-box plot",
+    "blob": "Blob plot of bootstrap ranks",
+    "significance": "Significance map",
+}
+SET_PLOTS = {"across_tasks": "Ranks across tasks"}
+
+
+def _as_text(value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def sorted_deviations(deviations: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Most severe first; registered and observed values as readable text."""
+    rows = [
+        {
+            **d,
+            "css": SEVERITY_CLASS.get(d.get("severity"), "secondary"),
+            "registered_text": _as_text(d.get("registered")),
+            "observed_text": _as_text(d.get("observed")),
+        }
+        for d in deviations
+    ]
+    return sorted(rows, key=lambda d: SEVERITY_ORDER.get(d.get("severity"), 9))
+
+
+def task_plot_kinds(key: str, block: Mapping[str, Any]) -> list[str]:
+    kinds = []
+    if key != "combined":
+        kinds.append("dot_box")
+    if block.get("bootstrap"):
+        kinds.append("blob")
+    if block.get("significance"):
+        kinds.append("significance")
+    return kinds
+
+
+def plot_url(run_pk: int, kind: str, *, key: str, task: str | None) -> str:
+    query = {"key": key} | ({"task": task} if task is not None else {})
+    return f"{reverse('analysis:plot', args=[run_pk, kind])}?{urlencode(query)}"
+
+
+def _ci_cells(row: Mapping[str, Any], methods: list[str]) -> list[tuple[Any, Any]]:
+    return [
+        (row.get(f"rank_ci_{m}_lower"), row.get(f"rank_ci_{m}_upper")) for m in methods
+    ]
+
+
+def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One section per ranking key: its tasks' tables and figures, then consensus."""
+    rows = report_tables(output)["rankings"]
+    sections = []
+    for key, entry in output["rankings"].items():
+        tasks = []
+        for task, block in entry["tasks"].items():
+            methods = sorted(block.get("rank_ci") or {})
+            table = [
+                {**row, "cis": _ci_cells(row, methods)}
+                for row in rows
+                if row["ranking"] == key and row["task"] == task
+            ]
+            tasks.append(
+                {
+                    "name": task,
+                    "rows": table,
+                    "ci_methods": methods,
+                    "has_bootstrap": bool(block.get("bootstrap")),
+                    "winner_stability": block.get("winner_stability"),
+                    "kendall_tau": block.get("kendall_tau"),
+                    "audit": audit_summary(block.get("audit")),
+                    "plots": [
+                        (TASK_PLOTS[k], plot_url(run_pk, k, key=key, task=task))
+                        for k in task_plot_kinds(key, block)
+                    ],
+                }
+            )
+        consensus = entry.get("consensus") or {}
+        ranks = consensus.get("ranks") or {}
+        sections.append(
+            {
+                "key": key,
+                "tasks": tasks,
+                "consensus": [
+                    (ranks[a], a, (consensus.get("scores") or {}).get(a))
+                    for a in sorted(
+                        ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)
+                    )
+                ],
+                "plots": [
+                    (SET_PLOTS[k], plot_url(run_pk, k, key=key, task=None))
+                    for k in SET_PLOTS
+                    if len(entry["tasks"]) > 1
+                ],
+            }
+        )
+    return sections
+
+
+def audit_summary(audit: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Alternatives (who is first, τ) and the rank range of each algorithm."""
+    if not audit:
+        return None
+    alternatives = [
+        {
+            **alt,
+            "first": ", ".join(sorted(a for a, r in alt["ranks"].items() if r == 1)),
+        }
+        for alt in audit.get("alternatives", [])
+    ]
+    firsts = {alt["first"] for alt in alternatives}
+    return {
+        "alternatives": alternatives,
+        "same_winner": len(firsts) <= 1,
+        "rank_range": sorted((audit.get("rank_range") or {}).items()),
+    }

@@ -1,0 +1,227 @@
+"""Results page of a registration: versions, runs, upload with preview, run."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from .. import ingest, services, staging
+from ..forms import ExploratorySchemeForm, ResultsUploadForm
+from ..models import AnalysisRun
+from ._access import visible_registration, visible_results
+
+
+def _require_uploader(request, registration) -> None:
+    if not services.can_upload_results(request.user, registration):
+        raise PermissionDenied("Only the organizers upload results.")
+
+
+def _example_scheme(registration) -> str:
+    design = services.latest_design(registration)
+    for task in design.tasks.values():
+        if task.scheme:
+            return json.dumps(task.scheme, indent=2)
+    return ""
+
+
+def _render_results_page(request, registration, *, exploratory=None, status=200):
+    """`exploratory` = (results pk, bound form) to show a refused scheme again."""
+    versions = registration.results_versions.select_related(
+        "uploaded_by"
+    ).prefetch_related(
+        Prefetch(
+            "analyses",
+            queryset=AnalysisRun.objects.select_related("requested_by").order_by(
+                "-created"
+            ),
+        )
+    )
+    example = _example_scheme(registration)
+    rows = []
+    for version in versions.order_by("-number"):
+        form = ExploratorySchemeForm(
+            initial={"scheme": example}, prefix=f"v{version.pk}"
+        )
+        if exploratory and exploratory[0] == version.pk:
+            form = exploratory[1]
+        rows.append((version, form))
+    context = {
+        "registration": registration,
+        "challenge": registration.challenge,
+        "versions": rows,
+        "can_upload": services.can_upload_results(request.user, registration),
+        "upload_form": ResultsUploadForm(),
+    }
+    return render(request, "analysis/results.html", context, status=status)
+
+
+@login_required
+def results_page(request, identifier: str):
+    return _render_results_page(request, visible_registration(request, identifier))
+
+
+@login_required
+def upload_results(request, identifier: str):
+    """Step 1: read and validate the file; keep it and show the preview."""
+    registration = visible_registration(request, identifier)
+    _require_uploader(request, registration)
+    form = ResultsUploadForm(request.POST or None, request.FILES or None)
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        data = upload.read()
+        try:
+            ingest.validated(ingest.read_upload(upload.name, data))
+        except ingest.UploadError as exc:
+            errors = exc.errors
+        else:
+            token = staging.stage_upload(
+                session=request.session,
+                user=request.user,
+                registration=registration,
+                name=upload.name,
+                data=data,
+                teams=form.cleaned_data["teams"],
+            )
+            return redirect("analysis:preview", registration.identifier, token)
+    return render(
+        request,
+        "analysis/upload.html",
+        {"registration": registration, "form": form, "errors": errors},
+        status=400 if errors or form.errors else 200,
+    )
+
+
+def _staged(request, registration, token: str) -> staging.StagedUpload:
+    staged = staging.staged_upload(
+        session=request.session,
+        user=request.user,
+        registration=registration,
+        token=token,
+    )
+    if staged is None:
+        raise Http404("This upload is no longer waiting; upload the file again.")
+    return staged
+
+
+@login_required
+def preview_upload(request, identifier: str, token: str):
+    registration = visible_registration(request, identifier)
+    _require_uploader(request, registration)
+    staged = _staged(request, registration, token)
+    frame = ingest.validated(ingest.read_upload(staged.name, staged.read()))
+    preview = ingest.preview_results(frame, services.latest_design(registration))
+    return render(
+        request,
+        "analysis/preview.html",
+        {
+            "registration": registration,
+            "staged": staged,
+            "preview": preview,
+            "findings": [
+                (f, FINDING_SEVERITY.get(f.code, "info")) for f in preview.findings
+            ],
+        },
+    )
+
+
+# Severity of preview findings (colours on the preview page).
+FINDING_SEVERITY = {
+    "unknown_task": "danger",
+    "unknown_metric": "danger",
+    "value_out_of_bounds": "danger",
+    "case_count_mismatch": "warning",
+    "missing_metric": "warning",
+    "task_without_results": "warning",
+    "missing_values": "warning",
+}
+
+
+@login_required
+@require_POST
+def commit_upload(request, identifier: str, token: str):
+    registration = visible_registration(request, identifier)
+    _require_uploader(request, registration)
+    staged = _staged(request, registration, token)
+    try:
+        raw = ingest.read_upload(staged.name, staged.read())
+        results = ingest.commit_results(
+            registration=registration,
+            raw=raw,
+            original_name=staged.name,
+            actor=request.user,
+            teams=staged.teams,
+        )
+    except ingest.UploadError as exc:
+        return render(
+            request,
+            "analysis/upload.html",
+            {
+                "registration": registration,
+                "form": ResultsUploadForm(),
+                "errors": exc.errors,
+            },
+            status=400,
+        )
+    staging.discard_upload(
+        session=request.session,
+        user=request.user,
+        registration=registration,
+        token=token,
+    )
+    messages.success(
+        request,
+        f"Stored results version {results.number} ({results.row_count} rows).",
+    )
+    return redirect("analysis:results", registration.identifier)
+
+
+@login_required
+@require_POST
+def cancel_upload(request, identifier: str, token: str):
+    registration = visible_registration(request, identifier)
+    _require_uploader(request, registration)
+    staging.discard_upload(
+        session=request.session,
+        user=request.user,
+        registration=registration,
+        token=token,
+    )
+    messages.info(request, "Upload cancelled; nothing was stored.")
+    return redirect("analysis:results", registration.identifier)
+
+
+@login_required
+@require_POST
+def start_run(request, pk: int):
+    """Run the registered analysis, or (with a scheme) an exploratory one."""
+    results = visible_results(request, pk)
+    registration = results.registration
+    scheme = None
+    if "exploratory" in request.POST:
+        form = ExploratorySchemeForm(request.POST, prefix=f"v{results.pk}")
+        if not form.is_valid():
+            return _render_results_page(
+                request, registration, exploratory=(results.pk, form), status=400
+            )
+        scheme = form.cleaned_data["scheme"]
+    try:
+        run = services.start_analysis(
+            results=results, actor=request.user, scheme=scheme
+        )
+    except ValidationError as exc:
+        if scheme is None:
+            messages.error(request, " ".join(exc.messages))
+            return redirect("analysis:results", registration.identifier)
+        form.add_error("scheme", exc.messages)
+        return _render_results_page(
+            request, registration, exploratory=(results.pk, form), status=400
+        )
+    return redirect("analysis:run", run.pk)

@@ -1,0 +1,111 @@
+"""The analysis page: progress, deviations, rankings, figures and downloads."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from .. import plots, services
+from ..models import AnalysisStatus
+from ._access import visible_run
+from ._present import (
+    SET_PLOTS,
+    TASK_PLOTS,
+    ranking_sections,
+    sorted_deviations,
+    task_plot_kinds,
+)
+
+FINISHED = (AnalysisStatus.DONE, AnalysisStatus.FAILED)
+TABLES = ("rankings", "consensus", "descriptive_statistics")
+PLOT_DPI = 110
+
+
+def _body_context(run) -> dict:
+    has_output = run.output is not None
+    return {
+        "run": run,
+        "deviations": sorted_deviations(run.deviations or []),
+        "sections": ranking_sections(run.pk, run.output) if has_output else [],
+        "tables": [
+            (name, f"{reverse('api:tables', args=[run.pk])}?table={name}")
+            for name in TABLES
+        ]
+        if has_output
+        else [],
+    }
+
+
+@login_required
+@require_GET
+def analysis_page(request, pk: int):
+    run = visible_run(request, pk)
+    context = {
+        "registration": run.results.registration,
+        "finished": run.status in FINISHED,
+        "crumb": f"Analysis {run.pk}",
+        **_body_context(run),
+    }
+    return render(request, "analysis/run.html", context)
+
+
+@login_required
+@require_GET
+def analysis_body(request, pk: int):
+    """The page's result part alone; the progress script loads it when done."""
+    run = visible_run(request, pk)
+    return render(request, "analysis/_run_body.html", _body_context(run))
+
+
+@login_required
+@require_GET
+def analysis_output(request, pk: int):
+    run = visible_run(request, pk)
+    if run.output is None:
+        raise Http404("The analysis has no output yet.")
+    body = json.dumps(run.output, indent=2, sort_keys=False, ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="analysis-{run.pk}.json"'
+    return response
+
+
+def _figure(run, kind: str, key: str | None, task: str | None):
+    output = run.output
+    entry = (output or {}).get("rankings", {}).get(key)
+    if entry is None:
+        raise Http404("No such ranking.")
+    if kind in SET_PLOTS:
+        if task is not None or len(entry["tasks"]) < 2:
+            raise Http404("No such figure.")
+        return plots.rank_blobs_across_tasks(entry)
+    block = entry["tasks"].get(task)
+    if (
+        kind not in TASK_PLOTS
+        or block is None
+        or kind not in task_plot_kinds(key, block)
+    ):
+        raise Http404("No such figure.")
+    if kind == "blob":
+        return plots.blob_plot(block)
+    if kind == "significance":
+        return plots.significance_map(block)
+    frame = services.results_frame(run.results)
+    return plots.dot_box_plot(frame, task=task, metric=key, ranks=block["ranks"])
+
+
+@login_required
+@require_GET
+def analysis_plot(request, pk: int, kind: str):
+    """A PNG figure drawn from the stored output on request (nothing cached)."""
+    run = visible_run(request, pk)
+    figure = _figure(run, kind, request.GET.get("key"), request.GET.get("task"))
+    response = HttpResponse(
+        plots.figure_png(figure, dpi=PLOT_DPI), content_type="image/png"
+    )
+    response["Cache-Control"] = "private, max-age=3600"
+    return response

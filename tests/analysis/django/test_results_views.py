@@ -1,0 +1,242 @@
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from analysis import services, staging
+from analysis.ingest import commit_results, read_upload
+from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
+from tests.analysis.django.conftest import SCHEME, results_csv
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+IDENT = "miccai-2027-001"
+RESULTS = f"/results/{IDENT}/"
+UPLOAD = f"/results/{IDENT}/upload/"
+
+
+def post_upload(client, data, *, name="results.csv", teams=""):
+    file = SimpleUploadedFile(name, data, content_type="text/csv")
+    return client.post(UPLOAD, {"file": file, "teams": teams})
+
+
+def staged_files():
+    return sorted(staging.staging_dir().glob("results-*.upload"))
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+
+
+@pytest.fixture
+def organizer_client(client, organizer, registration):
+    client.force_login(organizer)
+    return client
+
+
+@pytest.fixture
+def results(registration, organizer):
+    return commit_results(
+        registration=registration,
+        raw=read_upload("results.csv", results_csv(n_cases=30)),
+        original_name="results.csv",
+        actor=organizer,
+        teams={"A1": "Institute 1"},
+    )
+
+
+def test_results_page_anonymous_is_sent_to_login(client, registration):
+    response = client.get(RESULTS)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_results_page_other_user_gets_404(client, registration):
+    client.force_login(UserFactory(username="mallory"))
+    assert client.get(RESULTS).status_code == 404
+    assert client.get(UPLOAD).status_code == 404
+
+
+def test_results_page_chair_sees_versions_but_cannot_upload(client, chair, results):
+    client.force_login(chair)
+    response = client.get(RESULTS)
+    assert response.status_code == 200
+    assert results.sha256 in response.content.decode()
+    assert b"Upload results" not in response.content
+    assert post_upload(client, results_csv()).status_code == 403
+    assert client.get(UPLOAD).status_code == 403
+
+
+def test_run_analysis_other_user_gets_404(client, results):
+    client.force_login(UserFactory(username="mallory"))
+    response = client.post(f"/results/versions/{results.pk}/analyses/")
+    assert response.status_code == 404
+    assert AnalysisRun.objects.count() == 0
+
+
+def test_upload_preview_stores_nothing_and_shows_findings(organizer_client):
+    response = post_upload(organizer_client, results_csv(n_cases=90), teams="A1, Inst")
+    assert response.status_code == 302
+    preview = organizer_client.get(response["Location"])
+    html = preview.content.decode()
+    assert preview.status_code == 200
+    assert 'data-finding="case_count_mismatch"' in html
+    assert "90 test cases, 100 registered." in html
+    assert 'data-missing-cells="Brain">0<' in html
+    assert ResultsVersion.objects.count() == 0
+    assert len(staged_files()) == 1
+
+
+def test_upload_commit_creates_a_version_and_deletes_the_bytes(
+    organizer_client, registration
+):
+    preview = post_upload(organizer_client, results_csv(), teams="Team A, Inst A")
+    response = organizer_client.post(preview["Location"] + "commit/")
+    assert response.status_code == 302
+    assert response["Location"] == RESULTS
+    version = ResultsVersion.objects.get()
+    assert (version.number, version.row_count) == (1, 2 * 4 * 100 * 2)
+    assert version.teams == {"Team A": "Inst A"}
+    assert staged_files() == []
+    assert organizer_client.post(preview["Location"] + "commit/").status_code == 404
+    assert ResultsVersion.objects.count() == 1
+
+
+def test_upload_cancel_deletes_the_bytes(organizer_client):
+    preview = post_upload(organizer_client, results_csv())
+    assert len(staged_files()) == 1
+    response = organizer_client.post(preview["Location"] + "cancel/")
+    assert response.status_code == 302
+    assert staged_files() == []
+    assert ResultsVersion.objects.count() == 0
+    assert organizer_client.get(preview["Location"]).status_code == 404
+
+
+def test_upload_token_of_another_session_is_refused(organizer_client, organizer):
+    preview = post_upload(organizer_client, results_csv())
+    other = type(organizer_client)()
+    other.force_login(organizer)  # a fresh session of the same user has no token
+    assert other.get(preview["Location"]).status_code == 404
+    assert other.post(preview["Location"] + "commit/").status_code == 404
+    assert ResultsVersion.objects.count() == 0
+
+
+def test_upload_bad_file_shows_row_errors_and_stores_nothing(organizer_client):
+    def break_rows(frame):
+        frame.loc[3, "value"] = "n.a.x"
+        return frame
+
+    response = post_upload(organizer_client, results_csv(edit=break_rows))
+    assert response.status_code == 400
+    assert (
+        "line 5: value &#x27;n.a.x&#x27; is not a number" in response.content.decode()
+    )
+    assert staged_files() == []
+    assert ResultsVersion.objects.count() == 0
+
+
+def test_upload_bad_team_line_names_the_line(organizer_client):
+    response = post_upload(organizer_client, results_csv(), teams="A1, Inst\nnocomma")
+    assert response.status_code == 400
+    assert "Line 2: write" in response.content.decode()
+    assert staged_files() == []
+
+
+def test_registered_run_shows_rankings_and_downloads(organizer_client, results):
+    response = organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    assert response["Location"] == f"/analyses/{run.pk}/"
+    assert run.status == AnalysisStatus.DONE
+    html = organizer_client.get(response["Location"]).content.decode()
+    assert 'id="exploratory-banner"' not in html
+    assert 'data-task="Brain" data-ranking="DSC"' in html
+    assert f'href="/api/v1/analyses/{run.pk}/report.pdf"' in html
+    assert html.index('id="deviations"') < html.index("ranking-table")
+    output = organizer_client.get(f"/analyses/{run.pk}/output.json")
+    assert (
+        output["Content-Disposition"]
+        == f'attachment; filename="analysis-{run.pk}.json"'
+    )
+    assert json.loads(output.content) == run.output
+
+
+def test_exploratory_run_has_the_banner(organizer_client, results):
+    scheme = {**SCHEME, "method": "aggregate_then_rank", "aggregate": "median"}
+    scheme.pop("test")
+    response = organizer_client.post(
+        f"/results/versions/{results.pk}/analyses/",
+        {"exploratory": "1", f"v{results.pk}-scheme": json.dumps(scheme)},
+    )
+    run = AnalysisRun.objects.get()
+    assert run.exploratory
+    html = organizer_client.get(response["Location"]).content.decode()
+    assert "Exploratory — not pre-registered." in html
+    listing = organizer_client.get(RESULTS).content.decode()
+    assert "NOT PRE-REGISTERED" in listing
+
+
+def test_exploratory_bad_scheme_is_refused_with_its_field(organizer_client, results):
+    response = organizer_client.post(
+        f"/results/versions/{results.pk}/analyses/",
+        {"exploratory": "1", f"v{results.pk}-scheme": '{"metric": "DSC"}'},
+    )
+    assert response.status_code == 400
+    assert "scheme." in response.content.decode()
+    assert AnalysisRun.objects.count() == 0
+
+
+def test_failed_run_shows_its_error(organizer_client, results, organizer):
+    run = AnalysisRun.objects.create(
+        results=results,
+        scheme={},
+        seed=1,
+        requested_by=organizer,
+        status=AnalysisStatus.FAILED,
+        error="The <engine> broke on task Brain.",
+    )
+    html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    assert "The analysis failed." in html
+    assert "The &lt;engine&gt; broke on task Brain." in html
+
+
+def test_plot_is_a_png_for_allowed_users_only(organizer_client, client, results):
+    run = services.start_analysis(results=results, actor=results.uploaded_by)
+    url = f"/analyses/{run.pk}/plots/blob.png?key=DSC&task=Brain"
+    response = organizer_client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    assert response.content.startswith(b"\x89PNG")
+    assert organizer_client.get(url.replace("Brain", "Lung")).status_code == 404
+    assert organizer_client.get(url.replace("blob", "nope")).status_code == 404
+    client.force_login(UserFactory(username="mallory"))
+    assert client.get(url).status_code == 404
+
+
+def test_results_page_queries_do_not_grow_with_versions(
+    organizer_client, registration, organizer
+):
+    def add_version():
+        version = commit_results(
+            registration=registration,
+            raw=read_upload("results.csv", results_csv(n_cases=5)),
+            original_name="results.csv",
+            actor=organizer,
+        )
+        AnalysisRun.objects.create(
+            results=version, scheme={}, seed=1, requested_by=organizer
+        )
+
+    def count():
+        with CaptureQueriesContext(connection) as queries:
+            assert organizer_client.get(RESULTS).status_code == 200
+        return len(queries)
+
+    add_version()
+    one = count()
+    add_version()
+    add_version()
+    assert count() == one
