@@ -23,3 +23,11 @@ def api():
 def organizer_api(api, organizer):
     api.force_authenticate(organizer)
     return api
+
+
+@pytest.fixture
+def chair(call):
+    """A chair of the `call` fixture's call."""
+    user = UserFactory(username="chair")
+    call.chairs.add(user)
+    return user

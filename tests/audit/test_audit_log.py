@@ -19,13 +19,6 @@ def call():
     return CallFactory(slug="miccai-2027")
 
 
-@pytest.fixture
-def chair(call):
-    user = UserFactory(username="chair")
-    call.chairs.add(user)
-    return user
-
-
 def test_audit_log_records_the_life_of_a_challenge(call, chair):
     organizer, reviewer = UserFactory(username="olga"), UserFactory(username="rex")
     challenge = submitted_proposal(organizer, call)

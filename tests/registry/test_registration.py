@@ -11,27 +11,9 @@ from registry import services
 from registry.canonical import canonical_json_bytes
 from registry.models import ImmutableRecordError, Registration, RegistrationVersion
 from registry.registration import register_challenge, verify_all_registrations
-from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
-from tests.registry.helpers import fill_proposal
+from tests.factories import CallFactory, ChallengeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def chair(call):
-    user = UserFactory(username="chair")
-    call.chairs.add(user)
-    return user
-
-
-@pytest.fixture
-def accepted(call, organizer):
-    challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
-    TaskFactory(challenge=challenge, name="Brain")
-    fill_proposal(challenge, organizer)
-    challenge.status = "accepted"
-    challenge.save()
-    return challenge
 
 
 def test_register_freezes_version_one_with_identifier_and_hash(accepted, chair):

@@ -4,27 +4,9 @@ import json
 import pytest
 
 from registry.models import Amendment
-from tests.factories import ChallengeFactory, TaskFactory, UserFactory
-from tests.registry.helpers import fill_proposal
+from tests.factories import ChallengeFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def chair(call):
-    user = UserFactory(username="chair")
-    call.chairs.add(user)
-    return user
-
-
-@pytest.fixture
-def accepted(call, organizer):
-    challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
-    TaskFactory(challenge=challenge, name="Brain")
-    fill_proposal(challenge, organizer)
-    challenge.status = "accepted"
-    challenge.save()
-    return challenge
 
 
 def register(api, user, challenge):

@@ -27,13 +27,6 @@ QUERIES = 3  # calls (search form), registrations, their versions
 
 
 @pytest.fixture
-def chair(call):
-    user = UserFactory(username="chair")
-    call.chairs.add(user)
-    return user
-
-
-@pytest.fixture
 def accepted(call, organizer):
     challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
     task = TaskFactory(challenge=challenge, name="Brain")

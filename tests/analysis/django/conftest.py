@@ -7,7 +7,7 @@ import pytest
 from analysis import ingest
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
-from tests.factories import ChallengeFactory, TaskFactory, UserFactory
+from tests.factories import ChallengeFactory, TaskFactory
 from tests.registry.helpers import fill_proposal
 
 SCHEME = {
@@ -20,13 +20,6 @@ SCHEME = {
     "consensus": "mean_rank",
     "uncertainty": {"bootstrap": 50, "seed": 7, "rank_ci": ["bootstrap"]},
 }
-
-
-@pytest.fixture
-def chair(call):
-    user = UserFactory(username="chair")
-    call.chairs.add(user)
-    return user
 
 
 @pytest.fixture
