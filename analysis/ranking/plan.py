@@ -82,7 +82,9 @@ class PreparedAnalysis:
         return self.n_boot * per_key * len(self.keys)
 
 
-def executed_scheme(parsed: Scheme, *, bootstrap: int | None, seed: int | None):
+def executed_scheme(
+    parsed: Scheme, *, bootstrap: int | None, seed: int | None
+) -> Scheme:
     """``parsed`` with the effective bootstrap size and seed filled in."""
     n_boot = parsed.uncertainty.bootstrap if bootstrap is None else int(bootstrap)
     if n_boot < 0:
