@@ -38,6 +38,14 @@ def _run_in_thread(path: str, *args) -> None:
         connection.close()
 
 
+def uses_celery() -> bool:
+    """Whether jobs go to Celery (a broker is configured and tests are not
+    running jobs synchronously)."""
+    return bool(settings.CELERY_BROKER_URL) and not getattr(
+        settings, "JOBS_SYNCHRONOUS", False
+    )
+
+
 def enqueue(path: str, *args) -> None:
     """Start `path(*args)` in the background once the current transaction commits."""
     if getattr(settings, "JOBS_SYNCHRONOUS", False):

@@ -87,9 +87,50 @@ class AnalysisRun(models.Model):
         null=True, blank=True, help_text="Last sign of life of the running job."
     )
     finished = models.DateTimeField(null=True, blank=True)
+    merge_started = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the merge of a chunked bootstrap was claimed (once).",
+    )
 
     class Meta:
         ordering = ["-created"]
 
     def __str__(self) -> str:
         return f"Analysis {self.pk} of {self.results}"
+
+
+class AnalysisChunk(models.Model):
+    """Bootstrap replicate blocks [first_block, stop_block) of one ranking key
+    and task of a chunked run (the engine's blocks of 100 replicates).
+
+    ``group`` numbers the run's distinct schemes (tasks sharing a scheme are
+    ranked together). ``ranks`` holds the computed rankings (.npy bytes) until
+    the run's merge has used them.
+    """
+
+    run = models.ForeignKey(
+        AnalysisRun, on_delete=models.CASCADE, related_name="chunks"
+    )
+    group = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=200)
+    task = models.CharField(max_length=200)
+    first_block = models.PositiveIntegerField()
+    stop_block = models.PositiveIntegerField()
+    ranks = models.BinaryField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run_id", "group", "key", "task", "first_block"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "group", "key", "task", "first_block"],
+                name="one_analysis_chunk_per_block_range",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"Run {self.run_id} {self.key}/{self.task} "
+            f"blocks {self.first_block}-{self.stop_block}"
+        )

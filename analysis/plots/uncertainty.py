@@ -20,8 +20,7 @@ from matplotlib.figure import Figure
 
 from analysis.ranking import kendall_tau_b, parse_scheme, validate_results
 from analysis.ranking._core import build_tasks, key_task_ranking
-from analysis.ranking.bootstrap import bootstrap_counts, resampled
-from analysis.ranking.run import task_seed
+from analysis.ranking.plan import bootstrap_block_ranks, prepare_analysis
 
 from ._style import (
     NOT_SIGNIFICANT,
@@ -52,25 +51,20 @@ def bootstrap_kendall_taus(
 
     Re-draws the bootstrap samples of :func:`analysis.ranking.run_analysis`
     from the executed scheme in ``output["scheme"]`` (same seed, same number
-    of samples, same per-task generator), so the median and percentiles of the
+    of samples, same replicate blocks), so the median and percentiles of the
     returned samples are the output's ``kendall_tau`` summary.
     """
     scheme = parse_scheme(output["scheme"])
     n_boot = scheme.uncertainty.bootstrap
     seed = scheme.uncertainty.seed
     frame = results if results.attrs.get("validated") else validate_results(results)
+    if not n_boot or seed is None:
+        return {t.name: np.empty(0) for t in build_tasks(frame, scheme)}
+    prepared = prepare_analysis(frame, scheme)
     out: dict[str, np.ndarray] = {}
-    for task in build_tasks(frame, scheme):
-        if not n_boot or seed is None:
-            out[task.name] = np.empty(0)
-            continue
-        full = key_task_ranking(task, scheme, key, None)[0]
-        counts = bootstrap_counts(
-            len(task.cases), n_boot, rng=task_seed(seed, task.name)
-        )
-        boot = resampled(
-            lambda c, t=task: key_task_ranking(t, scheme, key, c)[0], counts
-        )
+    for task in prepared.tasks:
+        full = key_task_ranking(task, prepared.scheme, key, None)[0]
+        boot = bootstrap_block_ranks(prepared, key=key, task=task.name)
         out[task.name] = np.asarray(kendall_tau_b(full, boot), dtype=np.float64)
     return out
 

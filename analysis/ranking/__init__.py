@@ -2,6 +2,9 @@
 
 The public API follows the contract in ``shared/reference/ranking-scheme.md``:
 read and validate a results table, parse a ranking scheme, run the analysis.
+A large analysis can compute its bootstrap replicate blocks elsewhere
+(:func:`prepare_analysis`, :func:`bootstrap_block_ranks`) and hand them to
+``run_analysis(..., bootstrap_ranks=...)``.
 The building blocks (ranking methods, Wilcoxon tests, bootstrap, Kendall's τ)
 are exposed for the registry's previews and for tests.
 """
@@ -16,6 +19,12 @@ from .bootstrap import (
     spearman_distance,
     spearman_footrule,
     summarise_resamples,
+)
+from .plan import (
+    BOOTSTRAP_BLOCK,
+    PreparedAnalysis,
+    bootstrap_block_ranks,
+    prepare_analysis,
 )
 from .results import (
     BootstrapResult,
@@ -33,9 +42,11 @@ from .significance import (
 )
 
 __all__ = [
+    "BOOTSTRAP_BLOCK",
     "AnalysisResult",
     "BootstrapResult",
     "MissingResultsError",
+    "PreparedAnalysis",
     "RankingComparison",
     "RankingResult",
     "ResultsError",
@@ -46,12 +57,14 @@ __all__ = [
     "adjust_pvalues",
     "aggregate_then_rank",
     "audit_task",
+    "bootstrap_block_ranks",
     "case_ranks",
     "compare_rankings",
     "describe_scheme",
     "kendall_tau_b",
     "pairwise_wilcoxon",
     "parse_scheme",
+    "prepare_analysis",
     "rank_then_aggregate",
     "read_results",
     "run_analysis",

@@ -30,13 +30,25 @@ import scipy.stats
 
 from ._core import MatrixRule, build_tasks, rank_matrix
 from ._validation import validate_results
-from .bootstrap import bootstrap_counts, bootstrap_indices
-from .run import run_analysis, task_seed
+from .bootstrap import (
+    BOOTSTRAP_BLOCK,
+    block_counts,
+    block_rng,
+    bootstrap_indices,
+    n_blocks,
+)
+from .run import run_analysis
 from .scheme import parse_scheme
 from .significance import adjust_pvalues, pairwise_wilcoxon
 from .simulate import msd_like
 
 SEED = 1
+
+
+def _first_draws(n_cases: int, n_boot: int, task: str, k: int) -> np.ndarray:
+    """Case indices of the first ``k`` bootstrap samples of ``task`` (block 0)."""
+    rng = block_rng(SEED, task, 0)
+    return next(bootstrap_indices(n_cases, min(BOOTSTRAP_BLOCK, n_boot), rng=rng))[:k]
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
@@ -115,8 +127,7 @@ def scenario_a(n_boot: int, naive_samples: int) -> list[str]:
         for task_name, rows in frame.groupby("task", sort=True):
             x = _naive_matrix(rows, 0.0)
             full_sig[task_name] = _naive_significance(x, 0.05)
-            rng = task_seed(SEED, str(task_name))
-            idx = next(bootstrap_indices(x.shape[0], n_boot, rng=rng))[:naive_samples]
+            idx = _first_draws(x.shape[0], n_boot, str(task_name), naive_samples)
             boot_sig[task_name] = [_naive_significance(x[i], 0.05) for i in idx]
         return full_sig, boot_sig
 
@@ -140,8 +151,7 @@ def scenario_a(n_boot: int, naive_samples: int) -> list[str]:
         )
         same_sig &= bool(np.array_equal(engine_full, naive_full[task.name]))
         x = task.values["DSC"][""]
-        rng = task_seed(SEED, task.name)
-        idx = next(bootstrap_indices(x.shape[0], n_boot, rng=rng))[:naive_samples]
+        idx = _first_draws(x.shape[0], n_boot, task.name, naive_samples)
         counts = np.stack([np.bincount(r, minlength=x.shape[0]) for r in idx])
         p = adjust_pvalues(pairwise_wilcoxon(x, counts), method="none")
         engine_sig = np.nan_to_num(p, nan=1.0) <= 0.05
@@ -198,11 +208,13 @@ def scenario_b(n_boot: int, naive_samples: int) -> list[str]:
     rule = MatrixRule.from_scheme(parsed, "DSC")
 
     def bootstrap_only() -> np.ndarray:
-        r = task_seed(SEED, "T1")
         return np.concatenate(
             [
                 rank_matrix(task.values["DSC"][""], counts, rule)[0]
-                for counts in bootstrap_counts(n_cases, n_boot, rng=r)
+                for block in range(n_blocks(n_boot))
+                for counts in block_counts(
+                    n_cases, n_boot, seed=SEED, task="T1", block=block
+                )
             ]
         )
 
@@ -218,8 +230,7 @@ def scenario_b(n_boot: int, naive_samples: int) -> list[str]:
     long = validated.set_index("case")
 
     def naive() -> list[np.ndarray]:
-        r = task_seed(SEED, "T1")
-        idx = next(bootstrap_indices(n_cases, n_boot, rng=r))[:naive_samples]
+        idx = _first_draws(n_cases, n_boot, "T1", naive_samples)
         out = []
         for row in idx:
             drawn = long.loc[[cases[i] for i in row]]

@@ -5,10 +5,17 @@ approach", Figs. 5-6; seed 004 §4.3, bootstrap and leave-one-out).
 Resamples are represented by a (samples x cases) matrix of case counts; a
 case drawn twice counts twice. Draws come only from
 ``np.random.default_rng(seed)`` and are the same for every algorithm.
+
+An analysis's replicates are *chunk-addressable*: replicate block ``k`` (the
+replicates ``k * BOOTSTRAP_BLOCK`` up to ``(k + 1) * BOOTSTRAP_BLOCK``) of a
+task draws from its own generator :func:`block_rng` (seed, task, k), so any
+subset of blocks can be computed anywhere, in any order, and the blocks
+concatenated in order are the replicates of a single-process run.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -16,17 +23,23 @@ import numpy as np
 from .results import BootstrapResult, RankingComparison
 
 __all__ = [
+    "BOOTSTRAP_BLOCK",
+    "block_counts",
+    "block_rng",
     "bootstrap_counts",
     "bootstrap_indices",
     "compare_rankings",
     "kendall_tau_b",
     "leave_one_out_counts",
+    "n_blocks",
     "spearman_distance",
     "spearman_footrule",
     "summarise_resamples",
 ]
 
 _CHUNK_ELEMENTS = 2_000_000
+BOOTSTRAP_BLOCK = 100  # replicates per independently seeded block
+_BLOCK_STREAM = 0x424C4B31  # "BLK1": keeps block streams apart from other seeds
 
 
 def chunk_size(n_cases: int) -> int:
@@ -49,6 +62,13 @@ def bootstrap_indices(
         yield rng.integers(0, n_cases, size=(size, n_cases))
 
 
+def _counts(idx: np.ndarray, n_cases: int) -> np.ndarray:
+    size = idx.shape[0]
+    offsets = (np.arange(size) * n_cases)[:, None]
+    flat = np.bincount((idx + offsets).ravel(), minlength=size * n_cases)
+    return flat.reshape(size, n_cases).astype(np.int64)
+
+
 def bootstrap_counts(
     n_cases: int, n_samples: int, *, rng: np.random.Generator
 ) -> Iterator[np.ndarray]:
@@ -58,10 +78,42 @@ def bootstrap_counts(
     :func:`bootstrap_indices`); a case drawn twice counts twice.
     """
     for idx in bootstrap_indices(n_cases, n_samples, rng=rng):
-        size = idx.shape[0]
-        offsets = (np.arange(size) * n_cases)[:, None]
-        flat = np.bincount((idx + offsets).ravel(), minlength=size * n_cases)
-        yield flat.reshape(size, n_cases).astype(np.int64)
+        yield _counts(idx, n_cases)
+
+
+def block_rng(seed: int, task: str, block: int) -> np.random.Generator:
+    """The generator of replicate block ``block`` of task ``task``.
+
+    Depends only on (seed, task name, block number): not on the other tasks,
+    the number of blocks or where the block is computed.
+    """
+    if block < 0:
+        raise ValueError("block must be ≥ 0")
+    crc = zlib.crc32(task.encode("utf-8"))
+    return np.random.default_rng([seed, crc, _BLOCK_STREAM, block])
+
+
+def block_counts(
+    n_cases: int, n_samples: int, *, seed: int, task: str, block: int
+) -> Iterator[np.ndarray]:
+    """Yield the case counts of replicate block ``block`` of ``n_samples``.
+
+    The block holds replicates ``[block * BOOTSTRAP_BLOCK, min(n_samples,
+    (block + 1) * BOOTSTRAP_BLOCK))``, drawn from :func:`block_rng`; it is
+    yielded in pieces that depend only on ``n_cases`` (memory stays bounded).
+    """
+    start = block * BOOTSTRAP_BLOCK
+    size = min(BOOTSTRAP_BLOCK, n_samples - start)
+    if size <= 0:
+        raise ValueError(f"block {block} is beyond {n_samples} samples")
+    rng = block_rng(seed, task, block)
+    for idx in bootstrap_indices(n_cases, size, rng=rng):
+        yield _counts(idx, n_cases)
+
+
+def n_blocks(n_samples: int) -> int:
+    """Number of replicate blocks of ``n_samples`` replicates."""
+    return -(-n_samples // BOOTSTRAP_BLOCK)
 
 
 def leave_one_out_counts(n_cases: int) -> Iterator[np.ndarray]:

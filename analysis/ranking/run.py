@@ -5,27 +5,17 @@ from __future__ import annotations
 import copy
 import math
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._core import (
-    TaskData,
-    build_tasks,
-    combine_ranks,
-    key_task_ranking,
-)
-from ._validation import validate_results
+from ._core import TaskData, combine_ranks, key_task_ranking
 from .audit import audit_task
-from .bootstrap import (
-    bootstrap_counts,
-    leave_one_out_counts,
-    resampled,
-    summarise_resamples,
-)
+from .bootstrap import leave_one_out_counts, resampled, summarise_resamples
+from .plan import PreparedAnalysis, bootstrap_block_ranks, prepare_analysis
 from .scheme import Scheme, parse_scheme, scheme_to_dict
 from .significance import adjust_pvalues, pairwise_wilcoxon
 
@@ -74,13 +64,9 @@ def _by_algorithm(
     }
 
 
-def task_seed(seed: int, task: str) -> np.random.Generator:
-    """The generator of one task: independent of the other tasks' names and order."""
-    return np.random.default_rng([seed, zlib.crc32(task.encode("utf-8"))])
-
-
 def task_int_seed(seed: int, task: str) -> int:
-    """An integer seed derived like :func:`task_seed` (for rank intervals)."""
+    """An integer seed of one task (for rank intervals): independent of the
+    other tasks' names and order."""
     sequence = np.random.SeedSequence([seed, zlib.crc32(task.encode("utf-8"))])
     return int(sequence.generate_state(1, dtype=np.uint32)[0])
 
@@ -181,7 +167,7 @@ def _task_block(
     scheme: Scheme,
     key: str,
     *,
-    n_boot: int,
+    boot: np.ndarray | None,
     seed: int,
     leave_one_out: bool,
     audit: bool,
@@ -224,12 +210,7 @@ def _task_block(
             )
 
     n_cases = len(task.cases)
-    if n_boot > 0:
-        rng = task_seed(seed, task.name)
-        boot = resampled(
-            lambda c: key_task_ranking(task, scheme, key, c)[0],
-            bootstrap_counts(n_cases, n_boot, rng=rng),
-        )
+    if boot is not None:
         summary = _resample_block(ranks, boot, algs, integral)
         block["bootstrap"] = summary["algorithms"]
         block["kendall_tau"] = summary["kendall_tau"]
@@ -262,6 +243,37 @@ def _task_block(
     return block, ranks
 
 
+def _checked_bootstrap_ranks(
+    prepared: PreparedAnalysis,
+    given: Mapping[tuple[str, str], np.ndarray],
+) -> dict[tuple[str, str], np.ndarray]:
+    """The precomputed rankings, one (n_boot x algorithms) array per (key, task)."""
+    if prepared.n_boot == 0:
+        if given:
+            raise ValueError("bootstrap_ranks given but the bootstrap is off")
+        return {}
+    expected = {
+        (k, t.name): len(t.algorithms) for k in prepared.keys for t in prepared.tasks
+    }
+    missing = sorted(set(expected) - set(given))
+    extra = sorted(set(given) - set(expected))
+    if missing or extra:
+        raise ValueError(
+            "bootstrap_ranks must hold exactly one array per (key, task); "
+            f"missing {missing}, unexpected {extra}"
+        )
+    checked = {}
+    for pair, m in expected.items():
+        arr = np.asarray(given[pair], dtype=np.float64)
+        if arr.shape != (prepared.n_boot, m):
+            raise ValueError(
+                f"bootstrap_ranks[{pair!r}] has shape {arr.shape}, "
+                f"expected {(prepared.n_boot, m)}"
+            )
+        checked[pair] = arr
+    return checked
+
+
 def run_analysis(
     results: pd.DataFrame,
     scheme: dict[str, Any] | Scheme,
@@ -271,6 +283,7 @@ def run_analysis(
     progress: Callable[[float], None] | None = None,
     leave_one_out: bool = True,
     audit: bool = True,
+    bootstrap_ranks: Mapping[tuple[str, str], np.ndarray] | None = None,
 ) -> AnalysisResult:
     """Rank a challenge's results under a registered scheme (contract §§1-3).
 
@@ -293,51 +306,57 @@ def run_analysis(
         key per task).
     audit : bool
         Add the robustness audit of seed 004 §§4.1/4.3 (``audit`` key per task).
+    bootstrap_ranks : mapping, optional
+        Precomputed bootstrap rankings, ``{(key, task): array (n_boot, m)}``
+        for every ranking key and task, e.g. the blocks of
+        :func:`bootstrap_block_ranks` computed elsewhere and concatenated in
+        block order. Needs a seed (argument or scheme). Without it the
+        bootstrap is computed here, block by block.
 
     Returns
     -------
     AnalysisResult
         ``to_json_dict()`` gives the output JSON. The same input and seed give
-        byte-identical ``json.dumps(..., sort_keys=True)``, whatever the row order.
+        byte-identical ``json.dumps(..., sort_keys=True)``, whatever the row order
+        and however the bootstrap blocks were computed.
 
     Raises
     ------
     ResultsError, SchemeError, MissingResultsError (all ValueError)
     """
-    parsed = parse_scheme(scheme)
-    frame = results if results.attrs.get("validated") else validate_results(results)
-    n_boot = parsed.uncertainty.bootstrap if bootstrap is None else int(bootstrap)
-    if n_boot < 0:
-        raise ValueError("bootstrap must be ≥ 0")
-    eff_seed = seed if seed is not None else parsed.uncertainty.seed
-    if eff_seed is None:
-        eff_seed = int(np.random.SeedSequence().entropy % (2**63))
-    executed = Scheme(
-        **{
-            **{f: getattr(parsed, f) for f in parsed.__dataclass_fields__},
-            "uncertainty": type(parsed.uncertainty)(
-                bootstrap=n_boot,
-                seed=int(eff_seed),
-                rank_ci=parsed.uncertainty.rank_ci,
-                alpha=parsed.uncertainty.alpha,
-            ),
-        }
+    if (
+        bootstrap_ranks is not None
+        and seed is None
+        and parse_scheme(scheme).uncertainty.seed is None
+    ):
+        raise ValueError("bootstrap_ranks needs a seed (argument or scheme)")
+    prepared = prepare_analysis(results, scheme, bootstrap=bootstrap, seed=seed)
+    given = (
+        None
+        if bootstrap_ranks is None
+        else _checked_bootstrap_ranks(prepared, bootstrap_ranks)
     )
-    tasks = build_tasks(frame, executed)
-    keys = ["combined"] if executed.combine else list(executed.metrics)
-    total = len(keys) * len(tasks)
+    executed, tasks, n_boot = prepared.scheme, prepared.tasks, prepared.n_boot
+    total = len(prepared.keys) * len(tasks)
     done = 0
     rankings: dict[str, Any] = {}
-    for key in keys:
+    for key in prepared.keys:
         task_blocks: dict[str, Any] = {}
         task_ranks: list[np.ndarray] = []
         for task in tasks:
+            boot = None
+            if n_boot > 0:
+                boot = (
+                    given[(key, task.name)]
+                    if given is not None
+                    else bootstrap_block_ranks(prepared, key=key, task=task.name)
+                )
             block, ranks = _task_block(
                 task,
                 executed,
                 key,
-                n_boot=n_boot,
-                seed=int(eff_seed),
+                boot=boot,
+                seed=prepared.seed,
                 leave_one_out=leave_one_out,
                 audit=audit,
             )

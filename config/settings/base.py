@@ -179,6 +179,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 # A run claimed but silent for this long is taken to be lost (`resume_jobs`).
 JOBS_STALE_MINUTES = int(os.environ.get("JOBS_STALE_MINUTES", "30"))
+# The queue jobs (and the chunks a worker fans out) are sent to.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# An analysis whose bootstrap work (replicates x cases x algorithms, summed over
+# tasks and ranking keys) reaches this is split into chunks of about
+# ANALYSIS_CHUNK_REPLICATES replicates (rounded up to the engine's blocks of 100):
+# a Celery group over all workers, or one chunk after another without Celery.
+ANALYSIS_CHUNK_THRESHOLD = int(os.environ.get("ANALYSIS_CHUNK_THRESHOLD", "200000000"))
+ANALYSIS_CHUNK_REPLICATES = int(os.environ.get("ANALYSIS_CHUNK_REPLICATES", "200"))
 
 LOGGING = {
     "version": 1,

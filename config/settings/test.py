@@ -8,6 +8,7 @@ from .base import *  # noqa: F403
 SECRET_KEY = "test-only-key"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-JOBS_SYNCHRONOUS = True
+# The real-worker tests start workers with JOBS_SYNCHRONOUS=0 so they fan out.
+JOBS_SYNCHRONOUS = env_bool("JOBS_SYNCHRONOUS", True)  # noqa: F405
 ANALYSIS_REPORT_FIGURES = False  # tests that check figures switch them on
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="registry-test-media-"))

@@ -73,10 +73,11 @@ def test_execute_analysis_twice_runs_once(
 
 
 def test_celery_task_is_redelivered_when_its_worker_is_lost():
-    from analysis.tasks import run_job_task
+    from analysis.tasks import run_chunk_task, run_job_task
     from config.celery import app
 
     assert run_job_task.app is app
-    assert (run_job_task.acks_late, run_job_task.reject_on_worker_lost) == (True, True)
+    for task in (run_job_task, run_chunk_task):
+        assert (task.acks_late, task.reject_on_worker_lost) == (True, True)
     assert app.conf.worker_prefetch_multiplier == 1
     assert app.conf.broker_transport_options["visibility_timeout"] >= 3600
