@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from analysis.ranking import kendall_tau_b, parse_scheme, validate_results
 from analysis.ranking._core import build_tasks, key_task_ranking
+from analysis.ranking.output import scheme_groups
 from analysis.ranking.plan import bootstrap_block_ranks, prepare_analysis
 
 from ._style import (
@@ -50,22 +51,29 @@ def bootstrap_kendall_taus(
     """Kendall's τ-b of every bootstrap ranking to the full ranking, per task.
 
     Re-draws the bootstrap samples of :func:`analysis.ranking.run_analysis`
-    from the executed scheme in ``output["scheme"]`` (same seed, same number
+    from the executed scheme(s) of the output (same seed, same number
     of samples, same replicate blocks), so the median and percentiles of the
     returned samples are the output's ``kendall_tau`` summary.
     """
-    scheme = parse_scheme(output["scheme"])
-    n_boot = scheme.uncertainty.bootstrap
-    seed = scheme.uncertainty.seed
     frame = results if results.attrs.get("validated") else validate_results(results)
-    if not n_boot or seed is None:
-        return {t.name: np.empty(0) for t in build_tasks(frame, scheme)}
-    prepared = prepare_analysis(frame, scheme)
     out: dict[str, np.ndarray] = {}
-    for task in prepared.tasks:
-        full = key_task_ranking(task, prepared.scheme, key, None)[0]
-        boot = bootstrap_block_ranks(prepared, key=key, task=task.name)
-        out[task.name] = np.asarray(kendall_tau_b(full, boot), dtype=np.float64)
+    ranked = set(output["rankings"].get(key, {}).get("tasks", {}))
+    for tasks, scheme_data in scheme_groups(output):
+        tasks = [t for t in tasks if t in ranked]  # this key's tasks only
+        if not tasks:
+            continue
+        scheme = parse_scheme(scheme_data)
+        subset = frame[frame["task"].isin(tasks)]
+        subset.attrs["validated"] = True
+        n_boot, seed = scheme.uncertainty.bootstrap, scheme.uncertainty.seed
+        if not n_boot or seed is None:
+            out.update({t.name: np.empty(0) for t in build_tasks(subset, scheme)})
+            continue
+        prepared = prepare_analysis(subset, scheme)
+        for task in prepared.tasks:
+            full = key_task_ranking(task, prepared.scheme, key, None)[0]
+            boot = bootstrap_block_ranks(prepared, key=key, task=task.name)
+            out[task.name] = np.asarray(kendall_tau_b(full, boot), dtype=np.float64)
     return out
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from analysis import plots
+from analysis.ranking.output import scheme_of
 
 from .data import (
     Deviation,
@@ -16,7 +17,7 @@ from .data import (
     TitleInfo,
     bias_coverage,
     descriptive_statistics,
-    design_in_brief,
+    design_of,
 )
 
 __all__ = ["build_report_data", "build_report_figures"]
@@ -134,7 +135,6 @@ def build_report_figures(
     Kendall's τ violins use the τ samples re-drawn with the output's seed
     (:func:`analysis.plots.bootstrap_kendall_taus`).
     """
-    scheme = output["scheme"]
     figures: list[ReportFigure] = []
     for key, entry in output["rankings"].items():
         has_boot = any(b.get("bootstrap") for b in entry["tasks"].values())
@@ -142,6 +142,7 @@ def build_report_figures(
             plots.bootstrap_kendall_taus(results, output, key=key) if has_boot else {}
         )
         for task, block in entry["tasks"].items():
+            scheme = scheme_of(output, task)
             figures += _task_figures(results, scheme, key, task, block, taus, top_k)
         figures += _task_set_figures(key, entry, taus, top_k)
     return tuple(figures)
@@ -159,7 +160,7 @@ def build_report_data(
     """Assemble the report of one analysis run (no database involved)."""
     return ReportData(
         title=title,
-        design=design_in_brief(output["scheme"]),
+        design=design_of(output),
         output=output,
         deviations=tuple(deviations),
         statistics=descriptive_statistics(results),

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.ranking import describe_scheme
+from analysis.ranking.output import scheme_groups
 
 from .bias_items import BIAS_ITEMS
 
@@ -305,3 +306,15 @@ def report_tables(
 def design_in_brief(scheme: Mapping[str, Any]) -> dict[str, str]:
     """The scheme in plain-language sentences (``describe_scheme``)."""
     return describe_scheme(dict(scheme))
+
+
+def design_of(output: Mapping[str, Any]) -> dict[str, str]:
+    """Design in brief; labels name the tasks when schemes differ by task."""
+    groups = scheme_groups(output)
+    if len(groups) == 1:
+        return design_in_brief(groups[0][1])
+    return {
+        f"{key} (tasks {', '.join(tasks)})": sentence
+        for tasks, scheme in groups
+        for key, sentence in design_in_brief(scheme).items()
+    }

@@ -38,6 +38,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from analysis.ranking.output import scheme_groups
+
 from .data import SECTIONS, ReportData, ReportFigure
 
 __all__ = ["EXPLORATORY_BANNER", "render_report_pdf"]
@@ -307,15 +309,16 @@ class _Builder:
         }
         for key, sentence in self.data.design.items():
             self.add(_p(labels.get(key, key.capitalize()), "h3"), _p(sentence))
-        u = self.data.output["scheme"].get("uncertainty", {})
-        self.add(
-            Spacer(1, 2 * mm),
-            _p(
-                f"As executed: {u.get('bootstrap')} bootstrap samples, seed"
-                f" {u.get('seed')}, rank confidence level"
-                f" {_fmt(1 - (u.get('alpha') or 0.05))}."
-            ),
-        )
+        for tasks, scheme in scheme_groups(self.data.output):
+            u = scheme.get("uncertainty", {})
+            self.add(
+                Spacer(1, 2 * mm),
+                _p(
+                    f"As executed (tasks {', '.join(tasks)}): {u.get('bootstrap')}"
+                    f" bootstrap samples, seed {u.get('seed')}, rank confidence"
+                    f" level {_fmt(1 - (u.get('alpha') or 0.05))}."
+                ),
+            )
 
     # -- tasks ------------------------------------------------------------
     def figures(self, key: str, task: str | None) -> None:

@@ -259,3 +259,30 @@ def test_report_is_409_until_ready(organizer_api, registration):
     AnalysisRun.objects.filter(pk=run["id"]).update(report="")
     missing = organizer_api.get(f"/api/v1/analyses/{run['id']}/report.pdf")
     assert missing.status_code == 409
+
+
+def test_tasks_under_different_schemes_get_one_report(
+    organizer_api, registration, settings
+):
+    settings.ANALYSIS_REPORT_FIGURES = True
+    results = upload(organizer_api, results_csv(n_cases=30), commit=True).json()
+    by_median = {
+        "metric": "NSD",
+        "higher_is_better": True,
+        "method": "aggregate_then_rank",
+        "aggregate": "median",
+        "uncertainty": {"bootstrap": 20, "seed": 5},
+    }
+    by_mean = {**by_median, "metric": "DSC", "aggregate": "mean"}
+    started = organizer_api.post(
+        f"/api/v1/results/{results['id']}/analyses/",
+        {"schemes": {"Brain": by_median, "Heart": by_mean}},
+        format="json",
+    ).json()
+    run = organizer_api.get(f"/api/v1/analyses/{started['id']}/").json()
+    assert run["status"] == "done", run["error"]
+    assert set(run["output"]["schemes"]) == {"Brain", "Heart"}
+    report = organizer_api.get(f"/api/v1/analyses/{started['id']}/report.pdf")
+    text = pdf_text(b"".join(report.streaming_content)).replace("\n", " ")
+    assert "(tasks Brain)" in text
+    assert "(tasks Heart)" in text
