@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import api, api_exports
 from . import api_registrations as reg
+from .page_cache import cache_public_get
 
 urlpatterns = [
     path("parameters/", api.ParameterList.as_view(), name="parameters"),
@@ -41,10 +42,14 @@ urlpatterns = [
         name="task-answer",
     ),
     path("challenges/<int:pk>/register/", reg.Register.as_view(), name="register"),
-    path("registrations/", reg.RegistrationList.as_view(), name="registrations"),
+    path(
+        "registrations/",
+        cache_public_get(reg.RegistrationList.as_view()),
+        name="registrations",
+    ),
     path(
         "registrations/<slug:identifier>/",
-        reg.RegistrationDetail.as_view(),
+        cache_public_get(reg.RegistrationDetail.as_view()),
         name="registration",
     ),
     path(

@@ -21,13 +21,18 @@ from urllib.parse import urlsplit
 
 
 def fetch(host: str, port: int, path: str) -> tuple[int, bytes]:
+    """One request on a new connection (used once, for the setup request)."""
     connection = http.client.HTTPConnection(host, port, timeout=30)
     try:
-        connection.request("GET", path, headers={"Host": "127.0.0.1"})
-        response = connection.getresponse()
-        return response.status, response.read()
+        return get(connection, path)
     finally:
         connection.close()
+
+
+def get(connection: http.client.HTTPConnection, path: str) -> tuple[int, bytes]:
+    connection.request("GET", path, headers={"Host": "127.0.0.1"})
+    response = connection.getresponse()
+    return response.status, response.read()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -56,6 +61,7 @@ def main() -> None:
         "/api/v1/registrations/",
         "/api/v1/registrations/?q=segmentation",
         *(f"/api/v1/registrations/{i}/" for i in identifiers),
+        *(f"/registry/{i}/" for i in identifiers),
     ]
 
     latencies: dict[str, list[float]] = defaultdict(list)
@@ -65,16 +71,25 @@ def main() -> None:
     deadline = measure_from + args.seconds
 
     def client(offset: int) -> None:
+        # One keep-alive connection per client, like a browser; reopened
+        # (inside the timed request) when the server closes it.
+        connection = http.client.HTTPConnection(host, port, timeout=30)
         i = offset
         while time.monotonic() < deadline:
             path = paths[i % len(paths)]
             i += 1
             start = time.perf_counter()
             try:
-                status, _ = fetch(host, port, path)
+                status, _ = get(connection, path)
                 ok = 200 <= status < 300
-            except OSError:
-                ok = False
+            except (OSError, http.client.HTTPException):
+                connection.close()
+                try:  # the server may close an idle keep-alive connection
+                    status, _ = get(connection, path)
+                    ok = 200 <= status < 300
+                except (OSError, http.client.HTTPException):
+                    connection.close()
+                    ok = False
             elapsed = time.perf_counter() - start
             if time.monotonic() - elapsed < measure_from:
                 continue  # warm-up: first imports and connections per worker

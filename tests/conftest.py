@@ -31,3 +31,13 @@ def chair(call):
     user = UserFactory(username="chair")
     call.chairs.add(user)
     return user
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """No cached page (registry.page_cache) or counter leaks between tests."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -15,6 +15,7 @@ from ..completeness import Completeness
 from ..enums import ChallengeStatus
 from ..forms import CoOrganizerForm, NewProposalForm, TaskNameForm
 from ..models import Call, Challenge
+from ..page_cache import cache_public_get
 from ..parameters import Parameter
 from ..permissions import (
     PUBLIC_STATES,
@@ -30,6 +31,7 @@ from ._access import owned_challenge, visible_challenge
 from ._links import parameter_url, section_url
 
 
+@cache_public_get
 def home(request):
     calls = Call.objects.all()[:20]
     registered = Challenge.objects.filter(status__in=PUBLIC_STATES).select_related(

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ..diffs import design_diff
 from ..exports import build_design_data_from_document, render_design_pdf
 from ..models import AmendmentStatus, Call, Registration
+from ..page_cache import cache_public_get
 from ..parameters import get_parameter
 from ..permissions import is_chair, is_organizer
 from ..public import (
@@ -102,6 +103,7 @@ def _number(raw: str | None) -> int | None:
 
 
 @require_GET
+@cache_public_get
 def public_detail(request, identifier: str):
     registration = _registration(identifier)
     versions = list(registration.versions.select_related("created_by"))

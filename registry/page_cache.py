@@ -1,0 +1,98 @@
+"""Cache of anonymous, public GET responses (home, registry API, public page).
+
+Only requests without a signed-in user (no session or messages cookie, no
+Authorization header) are served from or stored in the cache, and only 200
+responses that set no cookie and used no CSRF token, so nothing user-specific
+is ever shared. Keys carry a *generation* read from the
+database on every request (one small SQL statement): it changes whenever a
+registration version is added (registration, approved amendment), a call is
+added, or any challenge row is saved, so such a change shows at once in every
+web process, even with the per-process memory cache. ``TIMEOUT`` bounds
+staleness for edits the generation does not see (e.g. a call renamed in the
+admin).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+
+TIMEOUT = 60  # seconds
+_HEADERS = ("Content-Type", "Vary", "Allow", "Content-Language")
+
+_GENERATION_SQL = (
+    "SELECT (SELECT COUNT(*) FROM registry_registrationversion),"
+    " (SELECT MAX(id) FROM registry_registrationversion),"
+    " (SELECT COUNT(*) FROM registry_call), (SELECT MAX(id) FROM registry_call),"
+    " (SELECT COUNT(*) FROM registry_challenge),"
+    " (SELECT MAX(updated) FROM registry_challenge)"
+)
+
+
+def generation() -> str:
+    """Changes whenever what the cached pages show may have changed."""
+    with connection.cursor() as cursor:
+        cursor.execute(_GENERATION_SQL)
+        row = cursor.fetchone()
+    return "|".join(str(value) for value in row)
+
+
+def _key(request: HttpRequest) -> str:
+    raw = "\n".join(
+        (
+            generation(),
+            request.get_full_path(),
+            request.META.get("HTTP_ACCEPT", ""),
+            request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+        )
+    )
+    return "public-page:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _cacheable(request: HttpRequest, response: HttpResponse) -> bool:
+    return (
+        response.status_code == 200
+        and not response.cookies
+        and not getattr(response, "streaming", False)
+        and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+        and not request.META.get("CSRF_COOKIE_USED")
+    )
+
+
+def cache_public_get(view: Callable) -> Callable:
+    """Serve anonymous GETs of ``view`` from the cache (see module docstring)."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs):
+        if (
+            request.method != "GET"
+            or "HTTP_AUTHORIZATION" in request.META  # API token: not anonymous
+            # A session or pending messages may change the page (navbar, alerts).
+            or settings.SESSION_COOKIE_NAME in request.COOKIES
+            or "messages" in request.COOKIES
+            or request.user.is_authenticated
+        ):
+            return view(request, *args, **kwargs)
+        key = _key(request)
+        stored = cache.get(key)
+        if stored is not None:
+            status, headers, content = stored
+            response = HttpResponse(content, status=status)
+            for name, value in headers.items():
+                response[name] = value
+            return response
+        response = view(request, *args, **kwargs)
+        if hasattr(response, "render") and not response.is_rendered:
+            response = response.render()
+        if _cacheable(request, response):
+            headers = {h: response[h] for h in _HEADERS if response.has_header(h)}
+            cache.set(key, (response.status_code, headers, response.content), TIMEOUT)
+        return response
+
+    return wrapper
