@@ -24,6 +24,7 @@ from .planning import PLANNING_QUESTIONS
 from .selectors import completeness_of
 
 NAME_PARAMETER = 1
+NAME_LIMIT = Challenge._meta.get_field("name").max_length
 
 
 class TransitionError(Exception):
@@ -80,7 +81,9 @@ def create_challenge(*, owner, call: Call, name: str) -> Challenge:
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": "Give the challenge a name."})
-    challenge = Challenge.objects.create(call=call, name=name[:300], owner=owner)
+    if len(name) > NAME_LIMIT:
+        raise ValidationError({"name": f"At most {NAME_LIMIT} characters."})
+    challenge = Challenge.objects.create(call=call, name=name, owner=owner)
     Answer.objects.create(
         challenge=challenge,
         number=NAME_PARAMETER,
@@ -219,6 +222,10 @@ def store_answer(
     cleaned, reason = clean_answer(
         number=number, task=task, value=value, not_applicable=not_applicable
     )
+    if number == NAME_PARAMETER and len(cleaned) > NAME_LIMIT:
+        raise ValidationError(
+            {"value": f"Parameter 1 (Challenge name): at most {NAME_LIMIT} characters."}
+        )
     answer, _ = Answer.objects.update_or_create(
         challenge=challenge,
         task=task,
@@ -462,7 +469,9 @@ def duplicate_challenge(
 ) -> Challenge:
     """A new draft owned by `actor` with the same tasks and answers."""
     copy = create_challenge(
-        owner=actor, call=challenge.call, name=name or f"Copy of {challenge.name}"
+        owner=actor,
+        call=challenge.call,
+        name=name or f"Copy of {challenge.name}"[:NAME_LIMIT],  # a generated default
     )
     copy.planning = dict(challenge.planning)
     copy.duplicated_from = challenge

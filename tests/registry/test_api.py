@@ -225,3 +225,17 @@ def test_revision_is_not_submitted_as_a_draft(organizer_api, organizer, call):
     assert response.status_code == 409
     assert "response letter" in response.json()["detail"]
     assert Challenge.objects.get(pk=challenge.pk).status == "revision_requested"
+
+
+def test_overlong_challenge_name_is_refused_not_truncated(organizer_api, call):
+    long_name = "x" * 301
+    assert create(organizer_api, name=long_name).status_code == 400
+    challenge_id = create(organizer_api).json()["id"]
+    response = organizer_api.put(
+        f"/api/v1/challenges/{challenge_id}/answers/1/",
+        {"value": long_name},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "at most 300 characters" in str(response.json())
+    assert Challenge.objects.get(pk=challenge_id).name == "Decathlon"
