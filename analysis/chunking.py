@@ -10,7 +10,6 @@ any number of times: the merged output equals a single-process run.
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +23,7 @@ from analysis.ranking import (
     bootstrap_block_ranks,
     prepare_analysis,
 )
+from analysis.ranking.output import group_tasks_by_scheme
 
 __all__ = [
     "ChunkSpec",
@@ -51,10 +51,7 @@ class ChunkSpec:
 
 def scheme_groups(schemes: Mapping[str, dict[str, Any]]) -> list[list[str]]:
     """Tasks that share one scheme are ranked together (consensus across them)."""
-    groups: dict[str, list[str]] = {}
-    for task, scheme in sorted(schemes.items()):
-        groups.setdefault(json.dumps(scheme, sort_keys=True), []).append(task)
-    return list(groups.values())
+    return [tasks for tasks, _ in group_tasks_by_scheme(schemes)]
 
 
 def group_frame(frame: pd.DataFrame, tasks: list[str]) -> pd.DataFrame:

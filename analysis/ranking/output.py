@@ -7,10 +7,11 @@ every consumer (plots, reports) one way to ask which scheme ranked a task.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["scheme_groups", "scheme_of"]
+__all__ = ["group_tasks_by_scheme", "scheme_groups", "scheme_of"]
 
 
 def scheme_groups(output: Mapping[str, Any]) -> list[tuple[list[str], dict[str, Any]]]:
@@ -19,9 +20,16 @@ def scheme_groups(output: Mapping[str, Any]) -> list[tuple[list[str], dict[str, 
     if "scheme" in output:
         tasks = sorted({t for e in output["rankings"].values() for t in e["tasks"]})
         return [(tasks, dict(output["scheme"]))]
+    return group_tasks_by_scheme(output["schemes"])
+
+
+def group_tasks_by_scheme(
+    schemes: Mapping[str, Mapping[str, Any]],
+) -> list[tuple[list[str], dict[str, Any]]]:
+    """Tasks that share one scheme, in task-name order: [(tasks, scheme), ...]."""
     groups: dict[str, tuple[list[str], dict[str, Any]]] = {}
-    for task, scheme in sorted(output["schemes"].items()):
-        key = repr(sorted(scheme.items()))
+    for task, scheme in sorted(schemes.items()):
+        key = json.dumps(scheme, sort_keys=True)
         groups.setdefault(key, ([], dict(scheme)))[0].append(task)
     return list(groups.values())
 
