@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 
 bench: $(STAMP)
-	$(PY) -m analysis.ranking.benchmark
+	$(PY) -m ranking.benchmark
 
 # 1 000 000 generated result rows through read_upload → validated → commit_results
 # against DATABASE_URL (rolled back afterwards); figures in docs/benchmarks.md.

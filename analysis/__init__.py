@@ -1,1 +1,1 @@
-"""Results, analysis runs and reports. The statistics engine is `analysis.ranking`."""
+"""Results, analysis runs and reports; the statistics engine is `ranking`."""

@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.ranking import (
+from ranking import (
     BOOTSTRAP_BLOCK,
     PreparedAnalysis,
     bootstrap_block_ranks,
     prepare_analysis,
 )
-from analysis.ranking.output import group_tasks_by_scheme
+from ranking.output import group_tasks_by_scheme
 
 __all__ = [
     "ChunkSpec",

@@ -17,8 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 
-from analysis.ranking import ResultsError, RowError, read_results, validate_results
 from audit.services import record
+from ranking import ResultsError, RowError, read_results, validate_results
 from registry.canonical import sha256_hex
 from registry.models import Registration
 

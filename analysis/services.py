@@ -19,8 +19,8 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from analysis.ranking import SchemeError, parse_scheme, run_analysis, scheme_to_dict
-from analysis.ranking.version import ENGINE_VERSION
+from ranking import SchemeError, parse_scheme, run_analysis, scheme_to_dict
+from ranking.version import ENGINE_VERSION
 from registry.canonical import sha256_hex
 from registry.models import Registration
 from registry.permissions import is_chair, is_organizer

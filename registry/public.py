@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 
-from analysis.ranking import describe_scheme
+from ranking import describe_scheme
 
 from .diffs import Change
 from .models import Registration, RegistrationVersion

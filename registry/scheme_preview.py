@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.ranking import parse_scheme, run_analysis, simulate
+from ranking import parse_scheme, run_analysis, simulate
 
 PREVIEW_CASES = 30
 PREVIEW_BOOTSTRAP = 200

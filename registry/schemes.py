@@ -13,7 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from analysis.ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
+from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
 
 from .models import Answer, Task
 from .services import require_edit, store_answer

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.ranking import case_ranks
+from ranking import case_ranks
 
 from ._style import (
     algorithm_colors,

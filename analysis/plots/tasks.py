@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from scipy.cluster.hierarchy import dendrogram, linkage
 from scipy.spatial.distance import squareform
 
-from analysis.ranking import spearman_footrule
+from ranking import spearman_footrule
 
 from ._style import (
     algorithm_colors,

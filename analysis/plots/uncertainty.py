@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.ranking import kendall_tau_b, parse_scheme, validate_results
-from analysis.ranking._core import build_tasks, key_task_ranking
-from analysis.ranking.output import scheme_groups
-from analysis.ranking.plan import bootstrap_block_ranks, prepare_analysis
+from ranking import kendall_tau_b, parse_scheme, validate_results
+from ranking._core import build_tasks, key_task_ranking
+from ranking.output import scheme_groups
+from ranking.plan import bootstrap_block_ranks, prepare_analysis
 
 from ._style import (
     NOT_SIGNIFICANT,
@@ -50,7 +50,7 @@ def bootstrap_kendall_taus(
 ) -> dict[str, np.ndarray]:
     """Kendall's τ-b of every bootstrap ranking to the full ranking, per task.
 
-    Re-draws the bootstrap samples of :func:`analysis.ranking.run_analysis`
+    Re-draws the bootstrap samples of :func:`ranking.run_analysis`
     from the executed scheme(s) of the output (same seed, same number
     of samples, same replicate blocks), so the median and percentiles of the
     returned samples are the output's ``kendall_tau`` summary.

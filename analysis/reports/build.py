@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from analysis import plots
-from analysis.ranking.output import scheme_of
+from ranking.output import scheme_of
 
 from .data import (
     Deviation,

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.ranking import describe_scheme
-from analysis.ranking.output import scheme_groups
+from ranking import describe_scheme
+from ranking.output import scheme_groups
 
 from .bias_items import BIAS_ITEMS
 

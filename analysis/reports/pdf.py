@@ -38,7 +38,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from analysis.ranking.output import scheme_groups
+from ranking.output import scheme_groups
 
 from .data import SECTIONS, ReportData, ReportFigure
 

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "reviews",
     "analysis",
     "audit",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -37,7 +37,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from analysis.ranking import SchemeError, parse_scheme, scheme_to_dict
+from ranking import SchemeError, parse_scheme, scheme_to_dict
 
 from .. import services
 from ..canonical import canonical_json_bytes

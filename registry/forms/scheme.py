@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from analysis.ranking.scheme import (
+from ranking.scheme import (
     CONSENSUS_RULES,
     METHODS,
     MISSING_POLICIES,

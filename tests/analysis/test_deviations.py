@@ -11,7 +11,7 @@ from analysis.design import (
     submission_limit_from,
 )
 from analysis.deviations import find_deviations, selective_submission
-from analysis.ranking import parse_scheme, scheme_to_dict, validate_results
+from ranking import parse_scheme, scheme_to_dict, validate_results
 
 SCHEME = scheme_to_dict(
     parse_scheme(

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from analysis.ranking import parse_scheme, scheme_to_dict
+from ranking import parse_scheme, scheme_to_dict
 from registry import services
 from registry.forms.scheme import SchemeForm
 from registry.models import Answer

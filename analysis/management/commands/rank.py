@@ -8,7 +8,7 @@ import io
 
 from django.core.management.base import BaseCommand, CommandError
 
-from analysis.ranking.cli import build_parser, main
+from ranking.cli import build_parser, main
 
 
 class Command(BaseCommand):

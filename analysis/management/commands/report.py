@@ -11,8 +11,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from analysis.ranking import read_results, run_analysis
 from analysis.reports import TitleInfo, build_report_data, render_report_pdf
+from ranking import read_results, run_analysis
 
 NOT_REGISTERED = "not registered"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from analysis.ranking import run_analysis, simulate
+from ranking import run_analysis, simulate
 
 SCHEME = {
     "metric": "DSC",

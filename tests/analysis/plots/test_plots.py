@@ -168,7 +168,7 @@ def test_violins_fall_back_to_summaries_without_samples():
 
 def test_plots_do_not_import_pyplot():
     code = (
-        "import sys; from analysis import plots; from analysis.ranking import simulate;"
+        "import sys; from analysis import plots; from ranking import simulate;"
         "r = simulate.c_ideal(n_cases=5);"
         "plots.dot_box_plot(r, task='T1', metric='DSC', ranks={'A1': 1, 'A2': 2});"
         "print('matplotlib.pyplot' in sys.modules)"

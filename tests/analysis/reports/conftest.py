@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from analysis.ranking import run_analysis
+from ranking import run_analysis
 from tests.analysis.plots.conftest import SCHEME, ideal_three_tasks
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from analysis.ranking import read_results, run_analysis, simulate
+from ranking import read_results, run_analysis, simulate
 
 from .conftest import pdf_pages
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.ranking.simulate import matrix_to_results
+from ranking.simulate import matrix_to_results
 
 
 def frame_from(

@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m analysis.ranking.benchmark [--quick]``.
+"""Engine benchmark: ``python -m ranking.benchmark [--quick]``.
 
 (a) MSD scale: 19 algorithms x 17 tasks x 100 cases, test_then_rank,
     1000 bootstrap samples; naive baseline = one ``scipy.stats.wilcoxon`` call
@@ -261,7 +261,7 @@ def scenario_b(n_boot: int, naive_samples: int) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m analysis.ranking.benchmark")
+    parser = argparse.ArgumentParser(prog="python -m ranking.benchmark")
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--naive-samples", type=int, default=3)
     parser.add_argument("--only", choices=["a", "b"], default=None)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import stats
 
-from analysis.ranking.intervals import (
+from ranking.intervals import (
     RANK_CI_METHODS,
     RankIntervalResult,
     _holm_rows,
@@ -72,7 +72,7 @@ def concordant(n: int, m: int) -> np.ndarray:
 
 
 def test_intervals_module_imports_without_django():
-    code = "import sys, analysis.ranking.intervals; print('django' in sys.modules)"
+    code = "import sys, ranking.intervals; print('django' in sys.modules)"
 
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

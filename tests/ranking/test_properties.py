@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from analysis.ranking import aggregate_then_rank, rank_then_aggregate, run_analysis
+from ranking import aggregate_then_rank, rank_then_aggregate, run_analysis
 
 from .conftest import frame_from
 

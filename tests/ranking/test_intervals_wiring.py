@@ -6,8 +6,8 @@ raises NotImplementedError and this test is skipped.
 
 import pytest
 
-from analysis.ranking import run_analysis
-from analysis.ranking.simulate import c_ideal
+from ranking import run_analysis
+from ranking.simulate import c_ideal
 
 
 def test_rank_ci_wired_for_each_requested_method():
@@ -24,7 +24,7 @@ def test_rank_ci_wired_for_each_requested_method():
     try:
         out = run_analysis(c_ideal(), scheme, audit=False)
     except NotImplementedError:
-        pytest.skip("analysis.ranking.intervals not merged yet (placeholder)")
+        pytest.skip("ranking.intervals not merged yet (placeholder)")
     rank_ci = out.to_json_dict()["rankings"]["DSC"]["tasks"]["T1"]["rank_ci"]
     assert sorted(rank_ci) == ["bootstrap", "id_nemenyi"]
     assert rank_ci["bootstrap"]["A1"] == [1, 1]

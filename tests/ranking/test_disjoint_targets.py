@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from analysis.ranking import run_analysis
+from ranking import run_analysis
 
 SCHEME = {
     "metric": "DSC",

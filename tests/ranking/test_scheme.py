@@ -1,6 +1,6 @@
 import pytest
 
-from analysis.ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
+from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
 
 MSD = {
     "metric": "DSC",

@@ -2,13 +2,13 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.test import override_settings
 
-from registry.demo.accounts import (
+from demo.accounts import (
     DEMO_ACCOUNTS,
     ensure_demo_accounts,
     ensure_demo_call,
 )
-from registry.demo.load import load_demo_challenges
-from registry.demo.story import advance_msd, latest_run
+from demo.load import load_demo_challenges
+from demo.story import advance_msd, latest_run
 
 
 class Command(BaseCommand):

@@ -1,10 +1,10 @@
 import pytest
 
-from registry.demo import msd, robustmis
-from registry.demo.accounts import ensure_demo_accounts, ensure_demo_call
-from registry.demo.answers import NotApplicable
-from registry.demo.load import DESIGNS, load_demo_challenges
-from registry.demo.story import ORGANS, advance_msd, latest_run
+from demo import msd, robustmis
+from demo.accounts import ensure_demo_accounts, ensure_demo_call
+from demo.answers import NotApplicable
+from demo.load import DESIGNS, load_demo_challenges
+from demo.story import ORGANS, advance_msd, latest_run
 from registry.enums import ChallengeStatus
 from registry.models import Answer, Challenge
 from registry.parameters import get_parameter

@@ -3,7 +3,7 @@ import sys
 
 
 def test_ranking_engine_imports_without_django():
-    code = "import sys, analysis.ranking; print('django' in sys.modules)"
+    code = "import sys, ranking; print('django' in sys.modules)"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )

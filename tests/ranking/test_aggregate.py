@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from analysis.ranking import aggregate_then_rank, case_ranks, rank_then_aggregate
+from ranking import aggregate_then_rank, case_ranks, rank_then_aggregate
 
 NAN = np.nan
 
@@ -106,7 +106,7 @@ def test_aggregate_then_rank_all_missing_algorithm_ranks_last():
 
 
 def test_weighted_quantile_matches_numpy_on_resample():
-    from analysis.ranking.aggregate import aggregate_scores
+    from ranking.aggregate import aggregate_scores
 
     rng = np.random.default_rng(3)
     x = rng.random((12, 3))

@@ -3,7 +3,7 @@ import io
 import pandas as pd
 import pytest
 
-from analysis.ranking import ResultsError, read_results, validate_results
+from ranking import ResultsError, read_results, validate_results
 
 HEADER = "task,case,algorithm,metric,value\n"
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from analysis.ranking import adjust_pvalues, pairwise_wilcoxon, significance_ranking
+from ranking import adjust_pvalues, pairwise_wilcoxon, significance_ranking
 
 
 def _scipy_p(x, y, method="asymptotic"):

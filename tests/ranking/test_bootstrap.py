@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from analysis.ranking import compare_rankings, kendall_tau_b, run_analysis
-from analysis.ranking.simulate import c_ideal, c_random
+from ranking import compare_rankings, kendall_tau_b, run_analysis
+from ranking.simulate import c_ideal, c_random
 
 SCHEME = {"metric": "DSC", "higher_is_better": True, "method": "aggregate_then_rank"}
 

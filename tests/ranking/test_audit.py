@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from analysis.ranking import run_analysis
+from ranking import run_analysis
 
 from .conftest import frame_from
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.ranking import MissingResultsError, run_analysis
+from ranking import MissingResultsError, run_analysis
 
 from .conftest import frame_from
 

@@ -9,13 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.ranking import (
+from ranking import (
     BOOTSTRAP_BLOCK,
     bootstrap_block_ranks,
     prepare_analysis,
     run_analysis,
 )
-from analysis.ranking.bootstrap import block_counts
+from ranking.bootstrap import block_counts
 
 from .conftest import frame_from
 

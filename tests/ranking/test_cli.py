@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from analysis.ranking.cli import main
+from ranking.cli import main
 
 from .conftest import frame_from
 
@@ -73,7 +73,7 @@ def test_cli_missing_file_exit_2(tmp_path, capsys):
 def test_cli_runs_as_module(tmp_path):
     csv, scheme = _write(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "analysis.ranking", str(csv), "--scheme", str(scheme)],
+        [sys.executable, "-m", "ranking", str(csv), "--scheme", str(scheme)],
         capture_output=True,
         text=True,
         check=False,

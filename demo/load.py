@@ -28,7 +28,7 @@ def load_demo_challenges(call: Call, users: dict[str, Any]) -> list[Challenge]:
 
     Idempotent: a design whose name the demo organizer already owns in this call
     is left as it is. `users` maps demo usernames to users (see
-    `registry.demo.accounts.ensure_demo_accounts`).
+    `demo.accounts.ensure_demo_accounts`).
     """
     owner = users[OWNER]
     challenges = []

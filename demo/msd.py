@@ -24,7 +24,7 @@ from typing import Any
 from .answers import PLACEHOLDER, NotApplicable, lines, unit_metric
 
 NAME = "Medical Segmentation Decathlon"
-STATUS = "draft"  # registry.demo.story takes it through review to analysis
+STATUS = "draft"  # demo.story takes it through review to analysis
 CO_ORGANIZERS: tuple[str, ...] = ()
 
 PLANNING = {

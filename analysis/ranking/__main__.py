@@ -1,7 +1,0 @@
-"""``python -m analysis.ranking RESULTS.csv --scheme SCHEME.json``."""
-
-import sys
-
-from .cli import main
-
-sys.exit(main())
