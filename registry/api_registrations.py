@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -15,12 +14,27 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.pagination import (
+    CURSOR_PARAMETER,
+    PAGE_PARAMETERS,
+    KeysetPagination,
+    PageNumberPagination,
+    paginated,
+    paginated_schema,
+)
+
 from .amendments import approve_amendment, propose_amendment, reject_amendment
 from .api import conflict, get_challenge
 from .diffs import design_diff
-from .models import Amendment, Challenge, Registration, RegistrationVersion
+from .models import (
+    Amendment,
+    Registration,
+    RegistrationListing,
+    RegistrationVersion,
+)
 from .permissions import can_view_challenge, is_chair, is_organizer
 from .registration import register_challenge
+from .search import ListingFilters, search_listings
 from .services import TransitionError
 
 
@@ -93,43 +107,81 @@ class Register(APIView):
         )
 
 
+class RegistrationFilters(serializers.Serializer):
+    """The query parameters of the registration list (all optional)."""
+
+    q = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, help_text="identifier or text"
+    )
+    call = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    year = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    category = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    modality = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    metric = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    method = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    tasks = serializers.IntegerField(required=False, min_value=1, max_value=1000)
+
+    def validate_year(self, value: str) -> int | None:
+        value = value.strip()
+        if not value:
+            return None
+        if not (value.isdigit() and 1 <= int(value) <= 9999):
+            raise serializers.ValidationError(f"{value[:20]!r} is not a year (1-9999).")
+        return int(value)
+
+    def filters(self) -> ListingFilters:
+        data = dict(self.validated_data)
+        return ListingFilters(text=data.pop("q", ""), **data)
+
+
+def listing_data(listing: RegistrationListing) -> dict:
+    """A registration in a list: its latest version, without the version history."""
+    return {
+        "identifier": listing.identifier,
+        "challenge": listing.name,
+        "challenge_id": listing.registration.challenge_id,
+        "call": listing.call.slug,
+        "created": listing.registered.isoformat(),
+        "latest_version": listing.version_number,
+        "sha256": listing.latest.sha256,
+        "task_count": listing.task_count,
+        "categories": listing.categories,
+        "modalities": listing.modalities,
+    }
+
+
 class RegistrationList(APIView):
+    """Newest first, in keyset pages (``?cursor=``); a text search (``q``) is
+    ordered by relevance, in numbered pages (``?page=``)."""
+
     permission_classes = [AllowAny]
 
     @extend_schema(
         operation_id="registrations_list",
-        parameters=[
-            OpenApiParameter("q", str, description="text in name or design"),
-            OpenApiParameter("call", str, description="call slug"),
-            OpenApiParameter("year", int, description="year registered"),
-        ],
-        responses=OpenApiTypes.OBJECT,
+        parameters=[RegistrationFilters, *PAGE_PARAMETERS, CURSOR_PARAMETER],
+        responses=paginated_schema("RegistrationListPage"),
     )
     def get(self, request: Request) -> Response:
-        registrations = Registration.objects.select_related("challenge", "call")
-        text = request.query_params.get("q", "").strip()
-        if text:
-            # Subqueries, not joins: no duplicate rows, and on PostgreSQL each
-            # one uses its trigram index (migration 0005).
-            registrations = registrations.filter(
-                Q(identifier__icontains=text)
-                | Q(challenge__in=Challenge.objects.filter(name__icontains=text))
-                | Q(
-                    pk__in=RegistrationVersion.objects.filter(
-                        canonical__icontains=text
-                    ).values("registration_id")
-                )
-            )
-        if call := request.query_params.get("call"):
-            registrations = registrations.filter(call__slug=call)
-        if year := request.query_params.get("year", "").strip():
-            if not (year.isdigit() and 1 <= int(year) <= 9999):
-                return Response(
-                    {"year": [f"{year[:20]!r} is not a year (1-9999)."]}, status=400
-                )
-            registrations = registrations.filter(created__year=int(year))
-        registrations = registrations.order_by("-created")[:200]
-        return Response([registration_data(r, versions=False) for r in registrations])
+        query = RegistrationFilters(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        filters = query.filters()
+        listings = (
+            search_listings(filters)
+            .select_related("registration", "call", "latest")
+            .defer("text", "vector", "latest__canonical", "latest__justification")
+        )
+        paginator = (
+            PageNumberPagination()
+            if filters.text.strip()
+            else KeysetPagination(ordering=("-registered", "-id"))
+        )
+        return paginated(
+            request,
+            listings,
+            lambda page: [listing_data(listing) for listing in page],
+            paginator=paginator,
+            view=self,
+        )
 
 
 class RegistrationDetail(APIView):

@@ -4,6 +4,7 @@ Models stay thin: the workflow lives in `services.py`, reads in `selectors.py`.
 """
 
 from django.conf import settings
+from django.contrib.postgres.search import SearchVectorField
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -311,3 +312,74 @@ class Amendment(models.Model):
 
     def __str__(self) -> str:
         return f"Amendment {self.pk} to {self.registration_id}"
+
+
+class RegistrationListing(models.Model):
+    """The search row of a registration: its latest version's facts, as columns.
+
+    Derived data, written in the same transaction as every version (registration
+    and approved amendment), so it is never stale; the public list, its filters
+    and the search read only this table and `RegistrationFacet`, never the
+    canonical JSON. `vector` (PostgreSQL only) is the stored full-text vector
+    (GIN-indexed, migration 0007); `text` is the portable fallback searched with
+    a plain `icontains` elsewhere (SQLite).
+    """
+
+    registration = models.OneToOneField(
+        Registration, on_delete=models.PROTECT, related_name="listing"
+    )
+    latest = models.ForeignKey(
+        RegistrationVersion, on_delete=models.PROTECT, related_name="+"
+    )
+    identifier = models.CharField(max_length=80, unique=True)
+    name = models.CharField(max_length=300)
+    call = models.ForeignKey(Call, on_delete=models.PROTECT, related_name="+")
+    registered = models.DateTimeField()
+    year = models.PositiveSmallIntegerField()
+    task_count = models.PositiveSmallIntegerField()
+    version_number = models.PositiveIntegerField()
+    post_hoc = models.BooleanField(default=False)
+    categories = models.JSONField(default=list)
+    modalities = models.JSONField(default=list)
+    text = models.TextField(blank=True, help_text="Lower-case searchable text.")
+    vector = SearchVectorField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["-registered", "-id"], name="listing_registered_idx"
+            ),
+            models.Index(fields=["call", "-registered"], name="listing_call_idx"),
+            models.Index(fields=["year", "-registered"], name="listing_year_idx"),
+            models.Index(fields=["task_count"], name="listing_task_count_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.identifier
+
+
+class FacetKind(models.TextChoices):
+    CATEGORY = "category", "Task category"
+    MODALITY = "modality", "Imaging modality"
+    METRIC = "metric", "Metric"
+    METHOD = "method", "Ranking method"
+
+
+class RegistrationFacet(models.Model):
+    """One value of a multi-valued filter of a listing (e.g. modality = "OCT")."""
+
+    listing = models.ForeignKey(
+        RegistrationListing, on_delete=models.CASCADE, related_name="facets"
+    )
+    kind = models.CharField(max_length=16, choices=FacetKind.choices)
+    value = models.CharField(max_length=200)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "value", "listing"], name="one_facet_value"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.listing_id} {self.kind}={self.value}"

@@ -12,89 +12,43 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import QuerySet
 
 from ranking import describe_scheme
 
 from .diffs import Change
-from .models import Registration, RegistrationVersion
+from .models import RegistrationListing, RegistrationVersion
 from .parameters import Parameter, get_parameter
 from .schemes import PROSE_FROM_SCHEME
+from .search import ListingFilters, search_listings
 from .sections import sections_at
 from .services import NAME_PARAMETER
-
-CATEGORY_PARAMETER = 17
-MODALITY_PARAMETER = 25
 
 
 def document_of(version: RegistrationVersion) -> dict[str, Any]:
     return json.loads(version.canonical)
 
 
-def _task_choices(design: dict[str, Any], number: int) -> set[str]:
-    found: set[str] = set()
-    for task in design.get("tasks", []):
-        for answer in task.get("answers", []):
-            value = answer.get("value")
-            if answer["number"] == number and isinstance(value, dict):
-                found.update(value.get("choices", []))
-    return found
-
-
-@dataclass(frozen=True)
-class RegistryEntry:
-    registration: Registration
-    latest: RegistrationVersion
-    categories: tuple[str, ...]
-    modalities: tuple[str, ...]
-
-
 def public_registrations(
-    *,
-    text: str = "",
-    call: str = "",
-    year: int | None = None,
-    category: str = "",
-    modality: str = "",
-    limit: int = 200,
-) -> list[RegistryEntry]:
-    """Registered designs matching the search, newest first (latest versions)."""
-    registrations = Registration.objects.select_related("challenge", "call")
-    text = text.strip()
-    if text:
-        registrations = registrations.filter(
-            Q(identifier__icontains=text)
-            | Q(challenge__name__icontains=text)
-            | Q(versions__canonical__icontains=text)
-        ).distinct()
-    if call:
-        registrations = registrations.filter(call__slug=call)
-    if year is not None:
-        registrations = registrations.filter(created__year=year)
-    registrations = registrations.order_by("-created").prefetch_related(
-        Prefetch("versions", queryset=RegistrationVersion.objects.order_by("number"))
-    )[:limit]
-    entries = []
-    for registration in registrations:
-        versions = list(registration.versions.all())
-        if not versions:
-            continue
-        design = document_of(versions[-1])["design"]
-        categories = _task_choices(design, CATEGORY_PARAMETER)
-        modalities = _task_choices(design, MODALITY_PARAMETER)
-        if category and category not in categories:
-            continue
-        if modality and modality not in modalities:
-            continue
-        entries.append(
-            RegistryEntry(
-                registration,
-                versions[-1],
-                tuple(sorted(categories)),
-                tuple(sorted(modalities)),
-            )
+    filters: ListingFilters | None = None,
+) -> QuerySet[RegistrationListing]:
+    """Registered designs matching `filters` (latest versions), for a list page.
+
+    Everything a row shows comes with the page in one query: the listing, its
+    registration, challenge, call and latest version (without the canonical
+    text, which a list never needs).
+    """
+    return (
+        search_listings(filters or ListingFilters())
+        .select_related("registration__challenge", "registration__call", "latest")
+        .defer(
+            "text",
+            "vector",
+            "latest__canonical",
+            "latest__justification",
+            "registration__challenge__planning",
         )
-    return entries
+    )
 
 
 # --- a design document rendered as rows -----------------------------------------

@@ -25,6 +25,7 @@ from .enums import ChallengeStatus
 from .exports import export_challenge
 from .models import Call, Challenge, Registration, RegistrationVersion
 from .permissions import is_chair, is_organizer
+from .search import write_listing
 from .services import TransitionError, set_challenge_state
 
 SCHEMA = "challenge-registry/registration"
@@ -123,7 +124,7 @@ def append_version(
         post_hoc=post_hoc,
     )
     data = canonical_json_bytes(document)
-    return RegistrationVersion.objects.create(
+    version = RegistrationVersion.objects.create(
         registration=registration,
         number=number,
         canonical=data.decode("utf-8"),
@@ -134,6 +135,8 @@ def append_version(
         justification=justification,
         post_hoc=post_hoc,
     )
+    write_listing(registration, version, document)
+    return version
 
 
 @dataclass(frozen=True)

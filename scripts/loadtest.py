@@ -51,7 +51,7 @@ def main() -> None:
 
     status, body = fetch(host, port, "/api/v1/registrations/")
     assert status == 200, (status, body[:300])
-    identifiers = [r["identifier"] for r in json.loads(body)][:10]
+    identifiers = [r["identifier"] for r in json.loads(body)["results"]][:10]
     paths = [
         "/",
         "/accounts/login/",

@@ -158,9 +158,17 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": None,
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumberPagination",
+    "PAGE_SIZE": int(os.environ.get("API_PAGE_SIZE", "50")),
     "EXCEPTION_HANDLER": "config.api.exception_handler",
 }
+# Lists: the page size a client may ask for (``page_size``) is capped here.
+API_MAX_PAGE_SIZE = int(os.environ.get("API_MAX_PAGE_SIZE", "200"))
+# Rows per page of the HTML lists (public registry, dashboards, review pages).
+PAGE_SIZE = int(os.environ.get("PAGE_SIZE", "25"))
+# PostgreSQL text-search configuration of the registry search (a language).
+REGISTRY_SEARCH_CONFIG = os.environ.get("REGISTRY_SEARCH_CONFIG", "english")
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Challenge design registry API",
     "DESCRIPTION": "Proposals, reviews, registrations and pre-registered analyses.",

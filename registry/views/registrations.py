@@ -10,20 +10,29 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from config.pagination import html_page
+from ranking.scheme import METHODS
+
 from ..diffs import design_diff
 from ..exports import build_design_data_from_document, render_design_pdf
-from ..models import AmendmentStatus, Call, Registration
+from ..models import (
+    AmendmentStatus,
+    Call,
+    FacetKind,
+    Registration,
+    RegistrationListing,
+)
 from ..page_cache import cache_public_get
 from ..parameters import get_parameter
 from ..permissions import is_chair, is_organizer
-from ..public import (
+from ..public import design_parts, document_of, public_registrations
+from ..registration import register_challenge
+from ..search import (
     CATEGORY_PARAMETER,
     MODALITY_PARAMETER,
-    design_parts,
-    document_of,
-    public_registrations,
+    ListingFilters,
+    facet_values,
 )
-from ..registration import register_challenge
 from ..services import TransitionError
 from ._access import visible_challenge
 
@@ -42,11 +51,16 @@ def register(request, pk: int):
 
 
 class RegistrySearchForm(forms.Form):
-    q = forms.CharField(required=False, label="Text")
+    q = forms.CharField(required=False, label="Text", max_length=200)
     call = forms.ChoiceField(required=False)
     year = forms.IntegerField(required=False, min_value=1900, max_value=9999)
     category = forms.ChoiceField(required=False, label="Task category")
     modality = forms.ChoiceField(required=False, label="Imaging modality")
+    metric = forms.ChoiceField(required=False, label="Metric")
+    method = forms.ChoiceField(required=False, label="Ranking method")
+    tasks = forms.IntegerField(
+        required=False, min_value=1, max_value=1000, label="Tasks"
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -62,6 +76,14 @@ class RegistrySearchForm(forms.Form):
                 ("", "Any"),
                 *((c, c) for c in get_parameter(number).choices),
             ]
+        self.fields["metric"].choices = [
+            ("", "Any"),
+            *((m, m) for m in facet_values(FacetKind.METRIC)),
+        ]
+        self.fields["method"].choices = [
+            ("", "Any"),
+            *((m, m.replace("_", " ")) for m in METHODS),
+        ]
         for field in self.fields.values():
             css = (
                 "form-select"
@@ -70,24 +92,24 @@ class RegistrySearchForm(forms.Form):
             )
             field.widget.attrs["class"] = css
 
+    def filters(self) -> ListingFilters:
+        data = dict(self.cleaned_data)
+        return ListingFilters(text=data.pop("q"), **data)
+
 
 @require_GET
 def public_list(request):
     form = RegistrySearchForm(request.GET or None)
-    entries = []
+    entries = RegistrationListing.objects.none()
     if not form.is_bound:
         entries = public_registrations()
     elif form.is_valid():
-        data = form.cleaned_data
-        entries = public_registrations(
-            text=data["q"],
-            call=data["call"],
-            year=data["year"],
-            category=data["category"],
-            modality=data["modality"],
-        )
+        entries = public_registrations(form.filters())
+    page = html_page(request, entries)
     return render(
-        request, "registry/public_list.html", {"form": form, "entries": entries}
+        request,
+        "registry/public_list.html",
+        {"form": form, "entries": page.object_list, "page": page},
     )
 
 

@@ -46,11 +46,13 @@ def test_register_refuses_unaccepted_with_409(api, call, organizer):
 def test_public_list_is_searchable(api, accepted, chair):
     register(api, chair, accepted)
     api.force_authenticate(None)
-    assert [
-        r["identifier"] for r in api.get("/api/v1/registrations/?q=decath").json()
-    ] == ["miccai-2027-001"]
-    assert api.get("/api/v1/registrations/?q=nothing-like-this").json() == []
-    assert len(api.get("/api/v1/registrations/?call=miccai-2027").json()) == 1
+    found = api.get("/api/v1/registrations/?q=decath").json()
+    assert [r["identifier"] for r in found["results"]] == ["miccai-2027-001"]
+    assert found["count"] == 1
+    nothing = api.get("/api/v1/registrations/?q=nothing-like-this").json()
+    assert nothing["results"] == []
+    assert nothing["count"] == 0
+    assert api.get("/api/v1/registrations/?call=miccai-2027").json()["count"] == 1
 
 
 def test_amendment_cycle_creates_version_two_with_chain_and_diff(

@@ -23,7 +23,7 @@ SCHEME = {
     "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
 }
 IDENTIFIER = "miccai-2027-001"
-QUERIES = 3  # calls (search form), registrations, their versions
+QUERIES = 4  # calls and metrics (form choices), count, page
 
 
 @pytest.fixture
