@@ -13,6 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.pagination import PAGE_PARAMETERS, paginated, paginated_schema
+
 from . import services
 from .models import Call, Challenge, Task
 from .parameters import PARAMETERS
@@ -23,6 +25,7 @@ from .serializers import (
     AnswerWriteSerializer,
     ChallengeCreateSerializer,
     ChallengeSerializer,
+    ChallengeSummarySerializer,
     ChallengeUpdateSerializer,
     TaskSerializer,
     TaskUpdateSerializer,
@@ -71,10 +74,25 @@ class ParameterList(APIView):
 
 
 class ChallengeList(APIView):
-    @extend_schema(responses=ChallengeSerializer(many=True))
+    @extend_schema(
+        parameters=PAGE_PARAMETERS,
+        responses=paginated_schema("ChallengeListPage", ChallengeSummarySerializer()),
+    )
     def get(self, request: Request) -> Response:
-        challenges = visible_challenges(request.user)
-        return Response(ChallengeSerializer(challenges, many=True).data)
+        """The challenges the user may read, most recently changed first
+        (summaries: the answers are on each challenge's detail)."""
+        challenges = (
+            challenges_visible_to(request.user)
+            .select_related("call", "owner")
+            .prefetch_related("co_organizers", "tasks")
+            .order_by("-updated", "-id")
+        )
+        return paginated(
+            request,
+            challenges,
+            lambda page: ChallengeSummarySerializer(page, many=True).data,
+            view=self,
+        )
 
     @extend_schema(request=ChallengeCreateSerializer, responses=ChallengeSerializer)
     def post(self, request: Request) -> Response:

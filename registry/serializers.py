@@ -77,6 +77,33 @@ class ChallengeSerializer(serializers.ModelSerializer):
         return answers_data([a for a in challenge.answers.all() if a.task_id is None])
 
 
+class TaskSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Task
+        fields = ["id", "name", "position"]
+
+
+class ChallengeSummarySerializer(ChallengeSerializer):
+    """A challenge in a list: no answers, no planning (those are on its detail),
+    so that a page stays small whatever the designs hold."""
+
+    tasks = TaskSummarySerializer(many=True, read_only=True)
+
+    class Meta(ChallengeSerializer.Meta):
+        fields = [
+            "id",
+            "name",
+            "call",
+            "status",
+            "revision",
+            "owner",
+            "co_organizers",
+            "tasks",
+            "created",
+            "updated",
+        ]
+
+
 class ChallengeCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=300)
     call = serializers.SlugField()

@@ -18,7 +18,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Count, F, Min, Q, QuerySet
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from accounts.models import Role
@@ -353,26 +354,84 @@ class Submission:
     next_due: dt.date | None
 
 
-def submissions_of(call) -> list[Submission]:
-    """Every proposal submitted to `call` (drafts are the organizers' business)."""
-    challenges = (
-        call.challenges.exclude(status=ChallengeStatus.DRAFT)
-        .select_related("call")
-        .prefetch_related("answers", "tasks", "assignments")
+def _assignments_counted(**where: Any) -> Count:
+    active = Q(assignments__status__in=ACTIVE_ASSIGNMENT_STATES)
+    return Count(
+        "assignments",
+        filter=active & Q(**{f"assignments__{k}": v for k, v in where.items()}),
     )
+
+
+SUBMISSION_ORDER = {
+    "name": Lower("name"),
+    "status": F("status"),
+    "reviews": F("reviews_in"),
+    "due": F("next_due"),
+}
+
+
+def submissions_of(call, *, status: str = "", sort: str = "name") -> QuerySet:
+    """The proposals submitted to `call` (drafts are the organizers' business),
+    filtered and sorted in the database (`sort`: a `SUBMISSION_ORDER` key,
+    ``-`` for descending), with their review counts as annotations; turn a page
+    of them into rows with `submission_rows`."""
+    challenges = call.challenges.exclude(status=ChallengeStatus.DRAFT)
+    if status:
+        challenges = challenges.filter(status=status)
+    counts = {
+        "reviews_in": _assignments_counted(status=AssignmentStatus.SUBMITTED),
+        "reviews_due": _assignments_counted(status=AssignmentStatus.ASSIGNED),
+    }
+    for role in ReviewerRole.values:
+        counts[f"{role}_assigned"] = _assignments_counted(role=role)
+        counts[f"{role}_reviewed"] = _assignments_counted(
+            role=role, status=AssignmentStatus.SUBMITTED
+        )
+    key = SUBMISSION_ORDER[sort.removeprefix("-")]
+    order = (
+        key.desc(nulls_last=True) if sort.startswith("-") else key.asc(nulls_last=True)
+    )
+    return (
+        challenges.annotate(
+            **counts,
+            next_due=Min(
+                "assignments__due",
+                filter=Q(assignments__status=AssignmentStatus.ASSIGNED),
+            ),
+        )
+        .select_related("call")
+        .prefetch_related("answers", "tasks")
+        .order_by(order, "id")
+    )
+
+
+def submission_rows(challenges) -> list[Submission]:
+    """Rows of the call overview for annotated `submissions_of` challenges."""
     rows = []
     for challenge in challenges:
-        due = [
-            a.due
-            for a in challenge.assignments.all()
-            if a.status == AssignmentStatus.ASSIGNED and a.due
-        ]
+        minimum = {
+            ReviewerRole.TECHNICAL: challenge.call.min_technical_reviewers,
+            ReviewerRole.CLINICAL: challenge.call.min_clinical_reviewers,
+        }
+        progress = {
+            "revision": challenge.revision,
+            "roles": {
+                role: {
+                    "assigned": getattr(challenge, f"{role}_assigned"),
+                    "reviewed": getattr(challenge, f"{role}_reviewed"),
+                    "minimum": minimum[role],
+                }
+                for role in ReviewerRole.values
+            },
+            "reviews_in": challenge.reviews_in,
+            "reviews_due": challenge.reviews_due,
+        }
         rows.append(
             Submission(
                 challenge=challenge,
                 completeness=completeness_of(challenge).submission.percent,
-                progress=review_progress(challenge),
-                next_due=min(due, default=None),
+                progress=progress,
+                next_due=challenge.next_due,
             )
         )
     return rows

@@ -10,6 +10,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from config.pagination import html_page
+
 from .. import services
 from ..completeness import Completeness
 from ..enums import ChallengeStatus
@@ -44,8 +46,9 @@ def home(request):
 
 @login_required
 def dashboard(request):
-    rows = [(c, completeness_of(c).submission) for c in proposals_of(request.user)]
-    return render(request, "registry/dashboard.html", {"rows": rows})
+    page = html_page(request, proposals_of(request.user).order_by("-updated", "-id"))
+    rows = [(c, completeness_of(c).submission) for c in page.object_list]
+    return render(request, "registry/dashboard.html", {"rows": rows, "page": page})
 
 
 @login_required

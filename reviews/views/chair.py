@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from config.pagination import html_page
 from registry.enums import ChallengeStatus
 from registry.models import Call
 from registry.services import TransitionError
@@ -17,14 +18,6 @@ from registry.services import TransitionError
 from .. import selectors, services
 from ..forms import AssignForm, DecisionForm
 from ._access import chaired_call, chaired_challenge
-
-SORT_KEYS = {
-    "name": lambda row: row.challenge.name.casefold(),
-    "status": lambda row: row.challenge.get_status_display(),
-    "completeness": lambda row: row.completeness,
-    "reviews": lambda row: row.progress["reviews_in"],
-    "due": lambda row: (row.next_due is None, row.next_due),
-}
 
 
 @login_required
@@ -38,17 +31,13 @@ def calls(request):
 @login_required
 def call_overview(request, pk: int):
     call = chaired_call(request, pk)
-    rows = selectors.submissions_of(call)
     status = request.GET.get("status", "")
-    if status in ChallengeStatus.values:
-        rows = [r for r in rows if r.challenge.status == status]
-    else:
+    if status not in ChallengeStatus.values:
         status = ""
     sort = request.GET.get("sort", "name")
-    key = SORT_KEYS.get(sort.removeprefix("-"))
-    if key is None:
-        sort, key = "name", SORT_KEYS["name"]
-    rows.sort(key=key, reverse=sort.startswith("-"))
+    if sort.removeprefix("-") not in selectors.SUBMISSION_ORDER:
+        sort = "name"
+    page = html_page(request, selectors.submissions_of(call, status=status, sort=sort))
     columns = [
         (name, label, f"-{name}" if sort == name else name)
         for name, label in (
@@ -64,8 +53,10 @@ def call_overview(request, pk: int):
         "reviews/call_overview.html",
         {
             "call": call,
-            "rows": rows,
+            "rows": selectors.submission_rows(page.object_list),
+            "page": page,
             "columns": columns,
+            "sortable": set(selectors.SUBMISSION_ORDER),
             "sort": sort,
             "status": status,
             "statuses": [

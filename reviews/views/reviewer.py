@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from config.pagination import html_page
 from registry.diffs import word_diff
 from registry.enums import ChallengeStatus
 from registry.selectors import completeness_of
@@ -31,14 +32,15 @@ def _decline_form(assignment, data=None) -> DeclineForm:
 
 @login_required
 def my_reviews(request):
+    page = html_page(request, selectors.assignments_of(request.user))
     rows = [
         (
             a,
             _decline_form(a) if a.status == AssignmentStatus.ASSIGNED else None,
         )
-        for a in selectors.assignments_of(request.user)
+        for a in page.object_list
     ]
-    return render(request, "reviews/my_reviews.html", {"rows": rows})
+    return render(request, "reviews/my_reviews.html", {"rows": rows, "page": page})
 
 
 @login_required

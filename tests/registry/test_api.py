@@ -178,7 +178,7 @@ def test_drafts_are_invisible_to_others(api, call):
         ).status_code
         == 404
     )
-    assert api.get("/api/v1/challenges/").json() == []
+    assert api.get("/api/v1/challenges/").json()["results"] == []
 
 
 def test_co_organizer_can_edit(api, call):

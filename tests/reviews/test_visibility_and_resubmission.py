@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 def test_assigned_reviewer_lists_the_proposal(under_review):
     response = client_for(under_review.tech1).get("/api/v1/challenges/")
-    assert [c["id"] for c in response.json()] == [under_review.challenge.pk]
+    assert [c["id"] for c in response.json()["results"]] == [under_review.challenge.pk]
 
 
 def test_declined_reviewer_no_longer_sees_the_proposal(under_review):
