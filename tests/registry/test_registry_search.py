@@ -6,17 +6,19 @@ before the page is cut, never after).
 """
 
 from datetime import UTC, datetime
+from io import StringIO
 from unittest import mock
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from registry import services
-from registry.models import RegistrationListing, Task
+from registry.models import Registration, RegistrationListing, Task
 from registry.parameters import get_parameter
-from registry.registration import register_challenge
+from registry.registration import register_challenge, verify_registrations
 from registry.search import ListingFilters, listing_facts, search_listings
 from tests.factories import CallFactory, ChallengeFactory, TaskFactory
 
@@ -221,3 +223,35 @@ def test_list_queries_do_not_grow_with_the_registry(client, organizer, chair, ca
                 assert client.get(url).status_code == 200
             counts.setdefault(url, []).append(len(queries))
     assert {url: n for url, (n, m) in counts.items() if n != m} == {}
+
+
+def verified(*args) -> str:
+    out = StringIO()
+    call_command("verify_registrations", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_verify_registrations_selects_by_call_challenge_and_date(oldest):
+    assert "OK: 4 registrations, 4 versions" in verified()
+    assert "OK: 1 registrations" in verified("--call", "isbi-2021")
+    assert "OK: 1 registrations" in verified("--challenge", oldest.identifier)
+    assert "OK: 1 registrations" in verified("--challenge", str(oldest.challenge_id))
+    assert "OK: 3 registrations" in verified("--since", "2022-01-01")
+    with pytest.raises(CommandError, match="No registration matches"):
+        verified("--call", "no-such-call")
+
+
+def test_verify_registrations_names_a_tampered_version(oldest):
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            pytest.skip("a trigger refuses to alter versions on PostgreSQL")
+        cursor.execute(
+            "UPDATE registry_registrationversion SET sha256 = %s"
+            " WHERE registration_id = %s",
+            ["0" * 64, oldest.pk],
+        )
+    problems = verify_registrations().problems
+    assert [(p.identifier, p.version) for p in problems] == [(oldest.identifier, 1)]
+    assert (
+        verify_registrations(Registration.objects.exclude(pk=oldest.pk)).problems == []
+    )

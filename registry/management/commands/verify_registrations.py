@@ -1,19 +1,66 @@
+import datetime as dt
+
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import QuerySet
+from django.utils import timezone
 
 from registry.models import Registration, RegistrationVersion
-from registry.registration import verify_all_registrations
+from registry.registration import verify_registrations
+
+
+def add_selection_arguments(parser) -> None:
+    """Which registrations to verify (default: all)."""
+    parser.add_argument("--call", help="only the registrations of this call (slug)")
+    parser.add_argument(
+        "--challenge", help="only this registration (identifier or challenge id)"
+    )
+    parser.add_argument(
+        "--since",
+        type=dt.date.fromisoformat,
+        help="only registrations with a version written on or after this date "
+        "(YYYY-MM-DD; their whole chains are verified)",
+    )
+
+
+def selected_registrations(opts: dict) -> QuerySet[Registration] | None:
+    """The registrations `--call`, `--challenge` and `--since` select; None = all."""
+    if not (opts.get("call") or opts.get("challenge") or opts.get("since")):
+        return None
+    registrations = Registration.objects.all()
+    if slug := opts.get("call"):
+        registrations = registrations.filter(call__slug=slug)
+    if wanted := opts.get("challenge"):
+        registrations = (
+            registrations.filter(challenge_id=int(wanted))
+            if str(wanted).isdigit()
+            else registrations.filter(identifier=wanted)
+        )
+    if since := opts.get("since"):
+        start = timezone.make_aware(dt.datetime.combine(since, dt.time.min))
+        registrations = registrations.filter(
+            pk__in=RegistrationVersion.objects.filter(created__gte=start).values(
+                "registration_id"
+            )
+        )
+    return registrations
 
 
 class Command(BaseCommand):
     help = "Recompute every registration hash and chain link; fail on any mismatch."
 
+    def add_arguments(self, parser):
+        add_selection_arguments(parser)
+
     def handle(self, *args, **opts):
-        problems = verify_all_registrations()
-        for p in problems:
+        selection = selected_registrations(opts)
+        result = verify_registrations(selection)
+        for p in result.problems:
             self.stderr.write(f"{p.identifier} v{p.version}: {p.message}")
-        if problems:
-            raise CommandError(f"{len(problems)} problem(s) found.")
+        if result.problems:
+            raise CommandError(f"{len(result.problems)} problem(s) found.")
+        if selection is not None and result.registrations == 0:
+            raise CommandError("No registration matches the selection.")
         self.stdout.write(
-            f"OK: {Registration.objects.count()} registrations, "
-            f"{RegistrationVersion.objects.count()} versions verified."
+            f"OK: {result.registrations} registrations, "
+            f"{result.versions} versions verified."
         )
