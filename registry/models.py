@@ -346,9 +346,7 @@ class RegistrationListing(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(
-                fields=["-registered", "-id"], name="listing_registered_idx"
-            ),
+            models.Index(fields=["-registered", "-id"], name="listing_registered_idx"),
             models.Index(fields=["call", "-registered"], name="listing_call_idx"),
             models.Index(fields=["year", "-registered"], name="listing_year_idx"),
             models.Index(fields=["task_count"], name="listing_task_count_idx"),

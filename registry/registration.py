@@ -68,11 +68,16 @@ def _institution(user) -> str:
     return profile.institution if profile else ""
 
 
+def next_identifier(call: Call, last: int | None) -> tuple[int, str]:
+    """The sequence number and identifier after `last` in `call`."""
+    sequence = (last or 0) + 1
+    return sequence, f"{call.slug}-{sequence:03d}"
+
+
 def _next_identifier(call: Call) -> tuple[int, str]:
     # The call row is locked by the caller, so numbers are handed out one by one.
     last = Registration.objects.filter(call=call).aggregate(n=Max("sequence"))["n"]
-    sequence = (last or 0) + 1
-    return sequence, f"{call.slug}-{sequence:03d}"
+    return next_identifier(call, last)
 
 
 @transaction.atomic
@@ -102,6 +107,43 @@ def register_challenge(*, challenge: Challenge, actor) -> Registration:
     return registration
 
 
+def new_version(
+    *,
+    registration: Registration,
+    actor,
+    number: int,
+    previous: RegistrationVersion | None,
+    created,
+    justification: str = "",
+    post_hoc: bool = False,
+) -> tuple[RegistrationVersion, dict[str, Any]]:
+    """The (unsaved) version `number` of the challenge's current design, and
+    the document it hashes."""
+    document = registration_document(
+        registration.challenge,
+        identifier=registration.identifier,
+        number=number,
+        previous_sha256=previous.sha256 if previous else None,
+        created=created.isoformat(),
+        created_by=actor.get_username(),
+        justification=justification,
+        post_hoc=post_hoc,
+    )
+    data = canonical_json_bytes(document)
+    version = RegistrationVersion(
+        registration=registration,
+        number=number,
+        canonical=data.decode("utf-8"),
+        sha256=sha256_hex(data),
+        previous_sha256=previous.sha256 if previous else "",
+        created=created,
+        created_by=actor,
+        justification=justification,
+        post_hoc=post_hoc,
+    )
+    return version, document
+
+
 def append_version(
     *,
     registration: Registration,
@@ -111,30 +153,16 @@ def append_version(
 ) -> RegistrationVersion:
     """Write the next version from the challenge's current design (atomic caller)."""
     last = registration.versions.order_by("-number").first()
-    number = 1 if last is None else last.number + 1
-    created = timezone.now().replace(microsecond=0)
-    document = registration_document(
-        registration.challenge,
-        identifier=registration.identifier,
-        number=number,
-        previous_sha256=last.sha256 if last else None,
-        created=created.isoformat(),
-        created_by=actor.get_username(),
-        justification=justification,
-        post_hoc=post_hoc,
-    )
-    data = canonical_json_bytes(document)
-    version = RegistrationVersion.objects.create(
+    version, document = new_version(
         registration=registration,
-        number=number,
-        canonical=data.decode("utf-8"),
-        sha256=sha256_hex(data),
-        previous_sha256=last.sha256 if last else "",
-        created=created,
-        created_by=actor,
+        actor=actor,
+        number=1 if last is None else last.number + 1,
+        previous=last,
+        created=timezone.now().replace(microsecond=0),
         justification=justification,
         post_hoc=post_hoc,
     )
+    version.save()
     write_listing(registration, version, document)
     return version
 

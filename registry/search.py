@@ -144,35 +144,52 @@ def search_vector() -> SearchVector:
     )
 
 
+def new_listing(
+    registration: Registration, version: RegistrationVersion, facts: ListingFacts
+) -> RegistrationListing:
+    """The (unsaved) listing of `registration` at its latest `version`."""
+    return RegistrationListing(
+        registration=registration,
+        latest=version,
+        identifier=registration.identifier,
+        name=facts.name[:300],
+        call_id=registration.call_id,
+        registered=registration.created,
+        year=registration.created.year,
+        task_count=facts.task_count,
+        version_number=version.number,
+        post_hoc=version.post_hoc,
+        categories=list(facts.categories),
+        modalities=list(facts.modalities),
+        text=facts.text,
+    )
+
+
+def new_facets(
+    listing: RegistrationListing, facts: ListingFacts
+) -> list[RegistrationFacet]:
+    return [
+        RegistrationFacet(listing=listing, kind=kind, value=value)
+        for kind, value in _facets(facts)
+    ]
+
+
+def index_listings(listings: QuerySet[RegistrationListing]) -> None:
+    """Store the full-text vectors of `listings` (PostgreSQL; a no-op elsewhere)."""
+    if connection.vendor == "postgresql":
+        listings.update(vector=search_vector())
+
+
 def write_listing(
     registration: Registration, version: RegistrationVersion, document: dict
 ) -> RegistrationListing:
     """Create or replace the listing of `registration` (its latest `version`)."""
     facts = listing_facts(document)
-    listing, _ = RegistrationListing.objects.update_or_create(
-        registration=registration,
-        defaults={
-            "latest": version,
-            "identifier": registration.identifier,
-            "name": facts.name[:300],
-            "call_id": registration.call_id,
-            "registered": registration.created,
-            "year": registration.created.year,
-            "task_count": facts.task_count,
-            "version_number": version.number,
-            "post_hoc": version.post_hoc,
-            "categories": list(facts.categories),
-            "modalities": list(facts.modalities),
-            "text": facts.text,
-        },
-    )
-    listing.facets.all().delete()
-    RegistrationFacet.objects.bulk_create(
-        RegistrationFacet(listing=listing, kind=kind, value=value)
-        for kind, value in _facets(facts)
-    )
-    if connection.vendor == "postgresql":
-        RegistrationListing.objects.filter(pk=listing.pk).update(vector=search_vector())
+    RegistrationListing.objects.filter(registration=registration).delete()
+    listing = new_listing(registration, version, facts)
+    listing.save()
+    RegistrationFacet.objects.bulk_create(new_facets(listing, facts))
+    index_listings(RegistrationListing.objects.filter(pk=listing.pk))
     return listing
 
 
