@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-ingest loadtest serve clean
+.PHONY: demo test lint bench bench-ingest bench-registry loadtest serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ bench: $(STAMP)
 bench-ingest: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) -m analysis.bench_ingest
+
+# Not in CI: 10 000 seeded registrations, gunicorn + PostgreSQL, every list page
+# with 1 and 8 clients (scripts/bench_registry.sh); figures in docs/benchmarks.md.
+bench-registry: $(STAMP)
+	scripts/bench_registry.sh
 
 # Not in CI: gunicorn + PostgreSQL, 50 clients for 2 minutes (scripts/loadtest.sh).
 loadtest: $(STAMP)

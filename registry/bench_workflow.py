@@ -1,0 +1,164 @@
+"""Benchmark: designs through the whole workflow, in code, step by step.
+
+    python -m registry.bench_workflow [--designs 20]   (settings: production)
+
+Each design: create with one task, answer every parameter (53, through
+`answer_parameter`), submit, assign three reviewers, three reviews, accept,
+register. Runs against the database configured by DATABASE_URL inside a
+transaction that is rolled back at the end (nothing is left behind), and prints
+per step the median and the worst time and the queries per design.
+Targets (issue 19): the whole workflow <= 250 ms, the register step <= 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+from collections import defaultdict
+
+
+class _RollbackError(Exception):
+    pass
+
+
+def run(designs: int) -> dict[str, list[tuple[float, int]]]:
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from registry import services
+    from registry.parameters import PARAMETERS
+    from registry.registration import register_challenge
+    from reviews import services as reviews
+
+    def user(username: str):
+        return get_user_model().objects.create_user(username, f"{username}@x.org")
+
+    steps: dict[str, list[tuple[float, int]]] = defaultdict(list)
+
+    def step(label, func, *args, **kwargs):
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            result = func(*args, **kwargs)
+            seconds = time.perf_counter() - started
+        steps[label].append((seconds, len(queries)))
+        return result
+
+    def answer_all(challenge, organizer):
+        for parameter in PARAMETERS:
+            if parameter.number == services.NAME_PARAMETER:
+                continue
+            tasks = [None] if parameter.level == "challenge" else challenge.tasks.all()
+            for task in tasks:
+                services.answer_parameter(
+                    challenge=challenge,
+                    task=task,
+                    number=parameter.number,
+                    value=parameter.example_value,
+                    actor=organizer,
+                )
+
+    def review_all(challenge, reviewers):
+        for user, role in reviewers:
+            reviews.assign_reviewer(
+                challenge=challenge, reviewer=user, role=role, actor=chair
+            )
+        for user, role in reviewers:
+            reviews.submit_review(
+                challenge=challenge,
+                actor=user,
+                recommendation="accept",
+                confidence=4,
+                comments="A clear design.",
+                clinical_relevance=4 if role == "clinical" else None,
+            )
+
+    try:
+        with transaction.atomic():
+            call = services.create_call(slug="bench-workflow", title="Bench workflow")
+            chair = user("bench-chair")
+            call.chairs.add(chair)
+            organizer = user("bench-organizer")
+            reviewers = [
+                (user("bench-tech-1"), "technical"),
+                (user("bench-tech-2"), "technical"),
+                (user("bench-clinical"), "clinical"),
+            ]
+            for n in range(designs):
+                started = time.perf_counter()
+                with CaptureQueriesContext(connection) as queries:
+                    challenge = step(
+                        "create",
+                        services.create_challenge,
+                        owner=organizer,
+                        call=call,
+                        name=f"Bench design {n}",
+                    )
+                    step(
+                        "add task",
+                        services.add_task,
+                        challenge=challenge,
+                        name="Brain",
+                        actor=organizer,
+                    )
+                    step("53 answers", answer_all, challenge, organizer)
+                    step(
+                        "submit",
+                        services.submit_challenge,
+                        challenge=challenge,
+                        actor=organizer,
+                    )
+                    step("3 assignments + 3 reviews", review_all, challenge, reviewers)
+                    step(
+                        "accept",
+                        reviews.decide,
+                        challenge=challenge,
+                        actor=chair,
+                        decision="accept",
+                        letter="Accepted.",
+                    )
+                    challenge.refresh_from_db()
+                    step(
+                        "register", register_challenge, challenge=challenge, actor=chair
+                    )
+                steps["whole workflow"].append(
+                    (time.perf_counter() - started, len(queries))
+                )
+            raise _RollbackError
+    except _RollbackError:
+        pass
+    return steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--designs", type=int, default=20)
+    args = parser.parse_args()
+    if not 1 <= args.designs <= 1000:
+        raise SystemExit("--designs: between 1 and 1000.")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    steps = run(args.designs)
+    print(
+        f"{args.designs} designs, {connection.vendor}, {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    )
+    print("| step | median ms | worst ms | queries |")
+    print("|---|---:|---:|---:|")
+    for name, values in steps.items():
+        seconds = [s for s, _ in values]
+        print(
+            f"| {name} | {statistics.median(seconds) * 1000:.0f} "
+            f"| {max(seconds) * 1000:.0f} | {values[-1][1]} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
