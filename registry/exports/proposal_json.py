@@ -37,6 +37,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from config.json_input import JSONLimitError, loads_bounded
 from ranking import SchemeError, parse_scheme, scheme_to_dict
 
 from .. import services
@@ -161,7 +162,9 @@ def parse_document(raw: bytes) -> Any:
             [f"file: is not UTF-8 text (byte {exc.start + 1})."]
         ) from None
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return loads_bounded(text, parse_constant=_refuse_constant)
+    except JSONLimitError as exc:
+        raise ImportRefusedError([f"file: {exc}"]) from None
     except ValueError as exc:
         raise ImportRefusedError([f"file: is not valid JSON: {exc}."]) from None
 

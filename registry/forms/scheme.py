@@ -15,6 +15,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from config.json_input import loads_bounded
 from ranking.scheme import (
     CONSENSUS_RULES,
     METHODS,
@@ -330,7 +331,7 @@ class SchemeJsonForm(forms.Form):
     def clean_scheme_json(self):
         text = self.cleaned_data["scheme_json"]
         try:
-            return json.loads(text)
+            return loads_bounded(text)
         except ValueError as exc:
             raise forms.ValidationError(f"scheme: not valid JSON ({exc}).") from None
 
