@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
+from ranking.scheme import Scheme
 
 from .models import Answer, Task
 from .services import require_edit, store_answer
@@ -31,12 +33,69 @@ def registered_metrics(task: Task) -> dict[str, dict[str, Any]]:
     return {m["name"]: m for m in answer.value["metrics"]}
 
 
-def clean_task_scheme(task: Task, data: Any) -> dict[str, Any]:
-    """Validate a scheme for `task`; returns it normalised ("as executed")."""
+def _grouped(number: int) -> str:
+    return f"{number:,}".replace(",", " ")
+
+
+def check_scheme_limits(scheme: Scheme) -> None:
+    """Refuse more bootstrap replicates than `MAX_BOOTSTRAP_REPLICATES`.
+
+    Shared by every path that stores or runs a scheme (editor, API, import,
+    amendments, the start of an analysis), so none of them can queue a run that
+    exhausts the worker's memory.
+    """
+    replicates, limit = scheme.uncertainty.bootstrap, settings.MAX_BOOTSTRAP_REPLICATES
+    if replicates > limit:
+        raise ValidationError(
+            {
+                "scheme": f"scheme.uncertainty.bootstrap: {_grouped(replicates)} "
+                f"bootstrap replicates; the limit is {_grouped(limit)}."
+            }
+        )
+
+
+def parse_bounded_scheme(data: Any) -> Scheme:
+    """The engine's parse, with its errors and the limits as ValidationError."""
     try:
         scheme = parse_scheme(data)
     except SchemeError as exc:
         raise ValidationError({"scheme": f"scheme.{exc}"}) from None
+    check_scheme_limits(scheme)
+    return scheme
+
+
+def check_run_limits(schemes: dict[str, dict[str, Any]], frame) -> None:
+    """Refuse a run whose bootstrap work exceeds `MAX_RUN_BOOTSTRAP_WORK`.
+
+    Work = replicates x cases x algorithms x metrics x targets, summed over
+    tasks (an upper bound of what the engine resamples).
+    """
+    work = 0
+    for task, data in schemes.items():
+        scheme = parse_bounded_scheme(data)
+        rows = frame[frame["task"] == task]
+        targets = max(1, rows["target"].nunique()) if "target" in rows else 1
+        work += (
+            scheme.uncertainty.bootstrap
+            * rows["case"].nunique()
+            * rows["algorithm"].nunique()
+            * len(scheme.metrics)
+            * targets
+        )
+    limit = settings.MAX_RUN_BOOTSTRAP_WORK
+    if work > limit:
+        raise ValidationError(
+            {
+                "scheme": f"The run would resample {_grouped(work)} ranks (bootstrap "
+                "replicates x cases x algorithms x metrics); the limit is "
+                f"{_grouped(limit)}. Use fewer bootstrap replicates."
+            }
+        )
+
+
+def clean_task_scheme(task: Task, data: Any) -> dict[str, Any]:
+    """Validate a scheme for `task`; returns it normalised ("as executed")."""
+    scheme = parse_bounded_scheme(data)
     metrics = registered_metrics(task)
     for name in scheme.metrics:
         if not metrics:

@@ -38,13 +38,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from config.json_input import JSONLimitError, loads_bounded
-from ranking import SchemeError, parse_scheme, scheme_to_dict
+from ranking import scheme_to_dict
 
 from .. import services
 from ..canonical import canonical_json_bytes
 from ..models import Answer, Call, Challenge
 from ..parameters import Parameter, get_parameter
-from ..schemes import clean_task_scheme
+from ..schemes import clean_task_scheme, parse_bounded_scheme
 
 SCHEMA = "challenge-registry/proposal"
 SCHEMA_VERSION = 1
@@ -321,9 +321,10 @@ class _Validator:
 
     def scheme(self, value: Any, *, where: str) -> dict[str, Any] | None:
         try:
-            return scheme_to_dict(parse_scheme(value))
-        except SchemeError as exc:
-            self.error(f"{where}.{exc}")
+            return scheme_to_dict(parse_bounded_scheme(value))
+        except ValidationError as exc:
+            for message in exc.messages:
+                self.error(f"{where}.{message.removeprefix('scheme.')}")
             return None
 
     def planning(self, value: Any) -> dict[str, Any]:
