@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .api import get_challenge
+from .access import get_challenge
 from .exports import (
     MAX_IMPORT_BYTES,
     ImportRefusedError,
