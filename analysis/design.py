@@ -12,13 +12,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-ORGANIZING_INSTITUTIONS = 3
-ORGANIZER_PARTICIPATION = 10
-PRE_EVALUATION = 12
-SUBMISSION_INSTRUCTIONS = 15
-TEST_CASES = 38
-METRICS = 44
-MISSING_HANDLING = 48
+from registry.parameters import Role
+
+ORGANIZING_INSTITUTIONS = Role.ORGANIZING_INSTITUTIONS.number
+ORGANIZER_PARTICIPATION = Role.ORGANIZER_PARTICIPATION.number
+PRE_EVALUATION = Role.PRE_EVALUATION.number
+SUBMISSION_INSTRUCTIONS = Role.SUBMISSION_INSTRUCTIONS.number
+TEST_CASES = Role.TEST_CASES.number
+METRICS = Role.METRICS.number
+MISSING_HANDLING = Role.MISSING_DATA.number
 
 # "at most 3 submissions", "maximum of 2 submissions", "up to 5 submissions",
 # "3 submissions per team": the first number before "submission(s)".
@@ -44,7 +46,7 @@ class RegisteredTask:
     metrics: dict[str, RegisteredMetric]
     test_cases: int | None
     scheme: dict[str, Any] | None
-    missing_handling: str | None  # prose of parameter 48, None when absent
+    missing_handling: str | None  # missing data prose, None when absent
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class RegisteredDesign:
     sha256: str
     tasks: dict[str, RegisteredTask]
     organizer_institutions: tuple[str, ...]
-    organizer_participation: str | None  # the choice of parameter 10
+    organizer_participation: str | None  # the organizer participation choice
     submission_limit: int | None
     post_hoc_versions: tuple[int, ...] = field(default=())
 
