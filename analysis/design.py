@@ -14,14 +14,6 @@ from typing import Any
 
 from registry.parameters import Role
 
-ORGANIZING_INSTITUTIONS = Role.ORGANIZING_INSTITUTIONS.number
-ORGANIZER_PARTICIPATION = Role.ORGANIZER_PARTICIPATION.number
-PRE_EVALUATION = Role.PRE_EVALUATION.number
-SUBMISSION_INSTRUCTIONS = Role.SUBMISSION_INSTRUCTIONS.number
-TEST_CASES = Role.TEST_CASES.number
-METRICS = Role.METRICS.number
-MISSING_HANDLING = Role.MISSING_DATA.number
-
 # "at most 3 submissions", "maximum of 2 submissions", "up to 5 submissions",
 # "3 submissions per team": the first number before "submission(s)".
 SUBMISSION_LIMIT = re.compile(
@@ -61,8 +53,10 @@ class RegisteredDesign:
     post_hoc_versions: tuple[int, ...] = field(default=())
 
 
-def _answers(entries: list[dict[str, Any]]) -> dict[int, Any]:
-    return {a["number"]: a.get("value") for a in entries if "value" in a}
+def _answers(entries: list[dict[str, Any]]) -> dict[Role, Any]:
+    """The values of the parameters the analysis reads, by role (None: unanswered)."""
+    by_number = {a["number"]: a.get("value") for a in entries if "value" in a}
+    return {role: by_number.get(role.number) for role in Role}
 
 
 def _metrics(value: Any) -> dict[str, RegisteredMetric]:
@@ -98,21 +92,21 @@ def design_from_canonical(
     tasks = {}
     for task in design["tasks"]:
         answers = _answers(task["answers"])
-        count = answers.get(TEST_CASES)
+        count = answers[Role.TEST_CASES]
         tasks[task["name"]] = RegisteredTask(
             name=task["name"],
-            metrics=_metrics(answers.get(METRICS)),
+            metrics=_metrics(answers[Role.METRICS]),
             test_cases=count["count"] if count else None,
             scheme=task.get("scheme"),
-            missing_handling=answers.get(MISSING_HANDLING),
+            missing_handling=answers[Role.MISSING_DATA],
         )
     institutions = list(
-        (challenge.get(ORGANIZING_INSTITUTIONS) or {}).get("institutions", [])
+        (challenge[Role.ORGANIZING_INSTITUTIONS] or {}).get("institutions", [])
     )
     institutions += [
         o["institution"] for o in document.get("organizers", []) if o.get("institution")
     ]
-    policy = challenge.get(ORGANIZER_PARTICIPATION)
+    policy = challenge[Role.ORGANIZER_PARTICIPATION]
     return RegisteredDesign(
         identifier=document["identifier"],
         version=document["version"],
@@ -121,7 +115,8 @@ def design_from_canonical(
         organizer_institutions=tuple(dict.fromkeys(institutions)),
         organizer_participation=policy["choice"] if policy else None,
         submission_limit=submission_limit_from(
-            challenge.get(SUBMISSION_INSTRUCTIONS), challenge.get(PRE_EVALUATION)
+            challenge[Role.SUBMISSION_INSTRUCTIONS],
+            challenge[Role.PRE_EVALUATION],
         ),
         post_hoc_versions=post_hoc_versions,
     )
