@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.pagination import (
+from registry.pagination import (
     CURSOR_PARAMETER,
     PAGE_PARAMETERS,
     KeysetPagination,
@@ -23,8 +23,8 @@ from config.pagination import (
     paginated_schema,
 )
 
+from .access import conflict, get_challenge
 from .amendments import approve_amendment, propose_amendment, reject_amendment
-from .api import conflict, get_challenge
 from .diffs import design_diff
 from .models import (
     Amendment,

@@ -31,13 +31,14 @@ from .models import (
     RegistrationListing,
     RegistrationVersion,
 )
+from .parameters import Role
 
-CATEGORY_PARAMETER = 17
-MODALITY_PARAMETER = 25
-INSTITUTIONS_PARAMETER = 3
-FIELDS_PARAMETER = 16
-TARGETS_PARAMETER = 19  # algorithm targets: the structures
-METRICS_PARAMETER = 44
+CATEGORY_PARAMETER = Role.TASK_CATEGORY.number
+MODALITY_PARAMETER = Role.IMAGING_MODALITY.number
+INSTITUTIONS_PARAMETER = Role.ORGANIZING_INSTITUTIONS.number
+FIELDS_PARAMETER = Role.FIELD_OF_APPLICATION.number
+TARGETS_PARAMETER = Role.ALGORITHM_TARGETS.number  # the structures
+METRICS_PARAMETER = Role.METRICS.number
 FACET_LENGTH = 200  # RegistrationFacet.value
 MAX_SEARCH_WORDS = 20
 _WORD = re.compile(r"\w+")

@@ -40,10 +40,19 @@ from .models import (
     StatusChange,
     Task,
 )
-from .parameters import PARAMETERS, get_parameter
+from .parameters import PARAMETERS, Role, get_parameter
 from .registration import new_version, next_identifier
 from .schemes import PROSE_FROM_SCHEME
-from .search import index_listings, listing_facts, new_facets, new_listing
+from .search import (
+    CATEGORY_PARAMETER,
+    METRICS_PARAMETER,
+    MODALITY_PARAMETER,
+    TARGETS_PARAMETER,
+    index_listings,
+    listing_facts,
+    new_facets,
+    new_listing,
+)
 from .services import NAME_PARAMETER, clean_answer
 
 SEED_PREFIX = "seed-"
@@ -117,23 +126,27 @@ def _metric_answer(metric: tuple) -> dict[str, Any]:
 
 
 def _task_answers(rng: random.Random, scheme: dict, metric: tuple) -> dict[int, Any]:
-    categories = get_parameter(17).choices
-    modalities = get_parameter(25).choices
+    categories = Role.TASK_CATEGORY.parameter.choices
+    modalities = Role.IMAGING_MODALITY.parameter.choices
     answers: dict[int, Any] = {
         p.number: _example(p.number, True) for p in PARAMETERS if p.level == "task"
     }
-    answers[17] = _cleaned(
-        17, {"choices": rng.sample(categories, 1), "details": ""}, task=True
+    answers[CATEGORY_PARAMETER] = _cleaned(
+        CATEGORY_PARAMETER,
+        {"choices": rng.sample(categories, 1), "details": ""},
+        task=True,
     )
-    answers[25] = _cleaned(
-        25,
+    answers[MODALITY_PARAMETER] = _cleaned(
+        MODALITY_PARAMETER,
         {"choices": rng.sample(modalities, rng.choice((1, 1, 2))), "details": ""},
         task=True,
     )
-    answers[19] = _cleaned(
-        19, f"Segmentation of the {rng.choice(STRUCTURES)}.", task=True
+    answers[TARGETS_PARAMETER] = _cleaned(
+        TARGETS_PARAMETER, f"Segmentation of the {rng.choice(STRUCTURES)}.", task=True
     )
-    answers[44] = _cleaned(44, _metric_answer(metric), task=True)
+    answers[METRICS_PARAMETER] = _cleaned(
+        METRICS_PARAMETER, _metric_answer(metric), task=True
+    )
     sentences = describe_scheme(scheme)
     for number, key in PROSE_FROM_SCHEME.items():
         answers[number] = _cleaned(number, sentences[key], task=True)

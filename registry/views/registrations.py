@@ -10,9 +10,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from config.pagination import html_page
 from ranking.scheme import METHODS
+from registry.pagination import html_page
 
+from ..access import visible_challenge
 from ..diffs import design_diff
 from ..exports import build_design_data_from_document, render_design_pdf
 from ..models import (
@@ -34,7 +35,6 @@ from ..search import (
     facet_values,
 )
 from ..services import TransitionError
-from ._access import visible_challenge
 
 
 @login_required

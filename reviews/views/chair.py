@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from config.pagination import html_page
 from registry.enums import ChallengeStatus
 from registry.models import Call
+from registry.pagination import html_page
 from registry.services import TransitionError
 
 from .. import selectors, services

@@ -11,12 +11,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from config.pagination import html_page
 from registry.diffs import word_diff
 from registry.enums import ChallengeStatus
+from registry.overview import proposal_parts
+from registry.pagination import html_page
 from registry.selectors import completeness_of
 from registry.services import TransitionError
-from registry.views.proposals import proposal_parts
 
 from .. import selectors, services
 from ..enums import AssignmentStatus

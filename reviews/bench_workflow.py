@@ -1,8 +1,8 @@
 """Benchmark: designs through the whole workflow, in code, step by step.
 
-    python -m registry.bench_workflow [--designs 20]   (settings: production)
+    python -m reviews.bench_workflow [--designs 20]   (settings: production)
 
-Each design: create with one task, answer every parameter (53, through
+Each design: create with one task, answer all 53 parameters (through
 `answer_parameter`), submit, assign three reviewers, three reviews, accept,
 register. Runs against the database configured by DATABASE_URL inside a
 transaction that is rolled back at the end (nothing is left behind), and prints
