@@ -142,6 +142,7 @@ def test_roles_point_at_the_table_4_5_numbers():
         Role.FIELD_OF_APPLICATION: 16,
         Role.TASK_CATEGORY: 17,
         Role.IMAGING_MODALITY: 25,
+        Role.ALGORITHM_TARGETS: 19,
         Role.TEST_CASES: 38,
         Role.METRICS: 44,
         Role.RANKING_METHOD: 46,
