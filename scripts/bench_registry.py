@@ -59,8 +59,12 @@ def prepare(plan_path: str) -> None:
     count = RegistrationListing.objects.count()
     newest = RegistrationListing.objects.order_by("-registered").first()
     oldest = RegistrationListing.objects.order_by("registered", "id").first()
+    # A keyset position 50 rows before the end: the last full page.
+    near_end = RegistrationListing.objects.order_by("registered", "id")[50]
     last_page = -(-count // 25)
-    deep = base64.b64encode(urlencode({"p": str(oldest.registered)}).encode()).decode()
+    deep = base64.b64encode(
+        urlencode({"p": str(near_end.registered)}).encode()
+    ).decode()
     pages = [
         ("public list, first page", "/registry/", None),
         ("public list, last page", f"/registry/?page={last_page}", None),
