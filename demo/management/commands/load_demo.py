@@ -8,7 +8,7 @@ from demo.accounts import (
     ensure_demo_call,
 )
 from demo.load import load_demo_challenges
-from demo.story import advance_msd, latest_run
+from demo.story import advance_msd, advance_robustmis, latest_run
 
 
 class Command(BaseCommand):
@@ -26,6 +26,11 @@ class Command(BaseCommand):
             "analysis (first run: about a minute)…"
         )
         registration = advance_msd(challenges[0], users)
+        self.stdout.write(
+            "Taking RobustMIS to a registration with a case-characteristics "
+            "analysis (seed 004 §5.4)…"
+        )
+        advance_robustmis(challenges[1], users)
         self.stdout.write(self.style.SUCCESS("Demo data loaded. Accounts:"))
         for username, password, role, institution, _ in DEMO_ACCOUNTS:
             self.stdout.write(f"  {username:<12} {password:<22} {role} ({institution})")
