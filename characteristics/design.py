@@ -28,6 +28,7 @@ class RegisteredAnswer:
     number: int
     name: str
     text: str
+    task: str | None = None  # None: a challenge-level answer
 
 
 def _text(value: Any) -> str:
@@ -46,17 +47,17 @@ def characteristics_answers(canonical: str, task: str | None) -> list[Registered
     """The registered answers to parameters 23 and 39 of `task` (or of every
     task when `task` is None), challenge-level answers included."""
     design = json.loads(canonical)["design"]
-    entries = list(design.get("answers", []))
+    entries = [(None, e) for e in design.get("answers", [])]
     for block in design.get("tasks", []):
         if task is None or block.get("name") == task:
-            entries += block.get("answers", [])
+            entries += [(block.get("name"), e) for e in block.get("answers", [])]
     out = []
-    for entry in entries:
+    for task_name, entry in entries:
         if entry.get("number") in PARAMETERS and entry.get("value") is not None:
             text = _text(entry["value"]).strip()
             if text:
                 name = BY_NUMBER[entry["number"]].name
-                out.append(RegisteredAnswer(entry["number"], name, text))
+                out.append(RegisteredAnswer(entry["number"], name, text, task_name))
     return out
 
 
@@ -77,13 +78,13 @@ def announcement(
     """(exploratory, reason): announced when the answers name every column."""
     if not answers:
         return True, (
-            "Exploratory: the registered design does not describe case "
+            "The registered design does not describe case "
             "characteristics (parameters 23 and 39 are unanswered)."
         )
     missing = [c for c in columns if c not in named_columns(answers, columns)]
     if missing:
         return True, (
-            "Exploratory: the registered design does not name "
+            "The registered design does not name "
             + ", ".join(repr(c) for c in missing)
             + " among the case characteristics (parameters 23 and 39)."
         )
