@@ -22,6 +22,9 @@ __all__ = ["forest_global", "forest_per_algorithm"]
 RAISES = OKABE_ITO[5]  # vermillion: interval entirely above no-effect
 LOWERS = OKABE_ITO[0]  # blue: entirely below
 UNCLEAR = "#777777"
+_LOG_TICKS = [
+    m * 10.0**e for e in range(-3, 4) for m in (1, 2, 5)
+]  # labelled odds ratios: 0.001 … 5000
 EXPLORATORY_NOTE = "EXPLORATORY — not announced in the registered design"
 
 
@@ -55,6 +58,9 @@ def _draw(ax, model: Mapping[str, Any], terms: list[str], limits, *, labels: boo
     ax.tick_params(axis="x", labelsize=7)
     if limits:
         ax.set_xlim(*limits)
+        if binomial:
+            ticks = [t for t in _LOG_TICKS if limits[0] <= t <= limits[1]]
+            ax.set_xticks(ticks)
     if not model["converged"]:
         reason = (model.get("warnings") or ["not estimable"])[0]
         ax.text(
@@ -105,7 +111,7 @@ def forest_global(output: Mapping[str, Any]):
     _draw(ax, model, terms, _limits([model]), labels=True)
     ax.set_xlabel(_xlabel(model, output["spec"]["metric"]), fontsize=8)
     title = (
-        f"Global model: {output['spec']['task']} · {output['spec']['metric']} · "
+        f"Global model · {output['spec']['task']} · {output['spec']['metric']}\n"
         f"{len(output['spec']['algorithms_modelled'])} algorithms, "
         f"{model['n_obs']} observations"
     )

@@ -37,7 +37,7 @@ from casemodels import (
 
 from .design import announcement, characteristics_answers
 from .models import CaseMetadataVersion, CaseModelRun
-from .report import CaseModelReport, render_case_model_pdf
+from .report import CaseModelReport, render_case_model_pdf, section_flowables
 
 logger = logging.getLogger(__name__)
 JOB = "characteristics.services.execute_case_model_run"
@@ -237,3 +237,20 @@ def execute_case_model_run(run_id: int) -> None:
         progress=100,
         finished=timezone.now(),
     )
+
+
+def report_section_for(analysis_run):
+    """The analysis report's case-characteristics section (hook of
+    ``analysis.run_report.FURTHER_ANALYSES``): the latest finished run on the
+    same results version, or None."""
+    run = (
+        CaseModelRun.objects.filter(
+            metadata__results=analysis_run.results, status=AnalysisStatus.DONE
+        )
+        .order_by("-finished", "-pk")
+        .first()
+    )
+    if run is None:
+        return None
+    output = run.output
+    return lambda width: section_flowables(output, width=width)

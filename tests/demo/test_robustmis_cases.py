@@ -3,7 +3,9 @@
 import math
 
 import pytest
+from pypdf import PdfReader
 
+from analysis.models import AnalysisRun
 from characteristics.models import CaseModelRun
 from demo import robustmis_cases
 from demo.accounts import ensure_demo_accounts, ensure_demo_call
@@ -37,5 +39,11 @@ def test_robustmis_story_ends_with_a_case_characteristics_analysis(demo):
         assert term["or_ci_low"] < math.exp(effect) < term["or_ci_high"], name
     assert fixed["instrument_overlap"]["or_ci_low"] > 1
     assert fixed["overexposed_instrument"]["or_ci_high"] < 1
+    analysis = AnalysisRun.objects.get(results__registration=registration)
+    assert analysis.status == "done", analysis.error
+    with analysis.report.open("rb") as pdf:
+        text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert "Strengths and weaknesses: case characteristics" in text
+    assert "instrument_overlap raises the odds of failure" in text
     assert advance_robustmis(challenge, users) == registration  # idempotent
     assert CaseModelRun.objects.count() == 1
