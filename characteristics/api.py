@@ -14,11 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from analysis.api import get_results
 from analysis.services import can_see_results, can_upload_results
 
 from . import services
 from .models import CaseMetadataVersion, CaseModelRun
+from .selectors import visible_results
 
 
 def _version_data(version: CaseMetadataVersion) -> dict:
@@ -65,7 +65,7 @@ class CaseMetadata(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, pk: int) -> Response:
-        results = get_results(request, pk)
+        results = visible_results(request, pk)
         versions = results.case_metadata_versions.order_by("number")
         return Response([_version_data(v) for v in versions])
 
@@ -75,7 +75,7 @@ class CaseMetadata(APIView):
         responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, pk: int) -> Response:
-        results = get_results(request, pk)
+        results = visible_results(request, pk)
         if not can_upload_results(request.user, results.registration):
             raise PermissionDenied("Only the organizers upload case metadata.")
         upload = request.FILES.get("file")

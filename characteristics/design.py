@@ -1,12 +1,12 @@
 """What the registered design says about case characteristics.
 
 The parameter catalogue has no structured field for a case-characteristics
-analysis; its text answers about the test cases do name them (parameter 23,
-*Context information*, and 39, *Characteristics of test cases*). These answers
-are shown beside the metadata and prefill the specification form. A run counts
-as announced when those registered answers name every characteristic and
-grouping it models (as words, case-insensitive, ``_`` read as a space);
-otherwise it is exploratory and labelled so everywhere.
+analysis; its text answers about the test cases do name them (the roles
+*context information* and *test case characteristics*). These answers are shown
+beside the metadata and prefill the specification form. A run counts as
+announced when those registered answers name every characteristic and grouping
+it models (as words, case-insensitive, ``_`` read as a space); otherwise it is
+exploratory and labelled so everywhere.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from registry.parameters import BY_NUMBER
+from registry.parameters import Role
 
-CONTEXT_INFORMATION = 23
-TEST_CASE_CHARACTERISTICS = 39
-PARAMETERS = (CONTEXT_INFORMATION, TEST_CASE_CHARACTERISTICS)
+ROLES = (Role.CONTEXT_INFORMATION, Role.TEST_CASE_CHARACTERISTICS)
+# Where the registered design describes the case characteristics, in words.
+SOURCES = "the registered context information and test case characteristics"
 
 
 @dataclass(frozen=True)
@@ -44,20 +44,23 @@ def _text(value: Any) -> str:
 
 
 def characteristics_answers(canonical: str, task: str | None) -> list[RegisteredAnswer]:
-    """The registered answers to parameters 23 and 39 of `task` (or of every
-    task when `task` is None), challenge-level answers included."""
+    """The registered answers of the ROLES for `task` (or for every task when
+    `task` is None), challenge-level answers included."""
     design = json.loads(canonical)["design"]
     entries = [(None, e) for e in design.get("answers", [])]
     for block in design.get("tasks", []):
         if task is None or block.get("name") == task:
             entries += [(block.get("name"), e) for e in block.get("answers", [])]
+    wanted = {role.number: role.parameter for role in ROLES}
     out = []
     for task_name, entry in entries:
-        if entry.get("number") in PARAMETERS and entry.get("value") is not None:
+        parameter = wanted.get(entry.get("number"))
+        if parameter is not None and entry.get("value") is not None:
             text = _text(entry["value"]).strip()
             if text:
-                name = BY_NUMBER[entry["number"]].name
-                out.append(RegisteredAnswer(entry["number"], name, text, task_name))
+                out.append(
+                    RegisteredAnswer(parameter.number, parameter.name, text, task_name)
+                )
     return out
 
 
@@ -78,17 +81,17 @@ def announcement(
     """(exploratory, reason): announced when the answers name every column."""
     if not answers:
         return True, (
-            "The registered design does not describe case "
-            "characteristics (parameters 23 and 39 are unanswered)."
+            f"The registered design does not describe case characteristics "
+            f"({SOURCES} are unanswered)."
         )
     missing = [c for c in columns if c not in named_columns(answers, columns)]
     if missing:
         return True, (
             "The registered design does not name "
             + ", ".join(repr(c) for c in missing)
-            + " among the case characteristics (parameters 23 and 39)."
+            + f" in {SOURCES}."
         )
     return False, (
         "Announced: the registered design names every modelled characteristic "
-        "and grouping (parameters 23 and 39)."
+        f"and grouping in {SOURCES}."
     )

@@ -18,6 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from analysis import ingest
+from analysis.jobs import enqueue, job
 from analysis.models import AnalysisStatus, ResultsVersion
 from analysis.services import (
     can_see_results,
@@ -40,7 +41,6 @@ from .models import CaseMetadataVersion, CaseModelRun
 from .report import CaseModelReport, render_case_model_pdf, section_flowables
 
 logger = logging.getLogger(__name__)
-JOB = "characteristics.services.execute_case_model_run"
 
 
 # --- reads -------------------------------------------------------------------------
@@ -52,7 +52,7 @@ def metadata_frame(version: CaseMetadataVersion) -> pd.DataFrame:
 
 
 def registered_answers(results: ResultsVersion, task: str | None = None):
-    """The registered answers about case characteristics (parameters 23, 39)."""
+    """The registered answers that describe case characteristics (in words)."""
     return characteristics_answers(results.registration_version.canonical, task)
 
 
@@ -199,11 +199,10 @@ def start_case_model_run(
 
 def _enqueue(run_id: int) -> None:
     """The one call into the project's job mechanism."""
-    from analysis.jobs import enqueue
-
-    enqueue(JOB, run_id)
+    enqueue(execute_case_model_run, run_id)
 
 
+@job
 def execute_case_model_run(run_id: int) -> None:
     """The background job: fit, store the output, record progress."""
     claimed = CaseModelRun.objects.filter(

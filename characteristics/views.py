@@ -15,13 +15,13 @@ from django.views.decorators.http import require_GET, require_POST
 from analysis.models import AnalysisStatus
 from analysis.plots import figure_png
 from analysis.services import can_see_results, can_upload_results, results_frame
-from analysis.views._access import visible_results
 
 from . import services
 from .design import named_columns
 from .forms import MetadataCommitForm, MetadataUploadForm, ModelSpecForm
 from .models import CaseMetadataVersion, CaseModelRun
 from .plots import forest_global, forest_per_algorithm
+from .selectors import visible_results
 from .summary import failure_rate_table, findings
 
 PLOT_DPI = 110

@@ -19,6 +19,7 @@ from analysis.services import start_analysis
 from registry import services
 from registry.enums import ChallengeStatus
 from registry.models import Challenge, Registration
+from registry.parameters import Role
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from reviews import services as reviews
@@ -191,6 +192,6 @@ def advance_robustmis(challenge: Challenge, users: dict) -> Registration | None:
 
 
 def _first_metric(task) -> str:
-    """The first registered metric of a task (parameter 44)."""
-    answer = task.answers.filter(number=44).first()
+    """The first metric the task's design names."""
+    answer = task.answers.filter(number=Role.METRICS.number).first()
     return answer.value["metrics"][0]["name"]

@@ -29,8 +29,8 @@ def test_a_model_is_announced_only_when_every_column_is_named():
     exploratory, reason = announcement(ANSWERS, ["smoke", "blur"])
     assert exploratory is True
     assert reason == (
-        "The registered design does not name 'blur' among the case characteristics "
-        "(parameters 23 and 39)."
+        "The registered design does not name 'blur' in the registered context "
+        "information and test case characteristics."
     )
     assert announcement([], ["smoke"])[0] is True
 
