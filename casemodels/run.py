@@ -88,7 +88,12 @@ def _ranking_order(
     from ranking import run_analysis  # the engine, only when a ranking is needed
 
     output = run_analysis(
-        results, scheme, bootstrap=0, seed=1, leave_one_out=False, audit=False
+        results[results["task"] == task],  # the scheme is the task's own
+        scheme,
+        bootstrap=0,
+        seed=1,
+        leave_one_out=False,
+        audit=False,
     ).to_json_dict()
     rankings = output.get("rankings", {})
     key = metric if metric in rankings else next(iter(rankings), None)

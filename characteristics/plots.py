@@ -28,6 +28,11 @@ _LOG_TICKS = [
 EXPLORATORY_NOTE = "EXPLORATORY — not announced in the registered design"
 
 
+def _plain(text: str) -> str:
+    """User text shown as typed: a '$' would otherwise start matplotlib maths."""
+    return str(text).replace("$", r"\$")
+
+
 def _effects(model: Mapping[str, Any]) -> list[tuple[str, float, float, float]]:
     """(term, point, low, high) of every fixed effect but the intercept."""
     binomial = model["family"] == "binomial"
@@ -54,7 +59,9 @@ def _draw(ax, model: Mapping[str, Any], terms: list[str], limits, *, labels: boo
         ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
     ax.set_ylim(len(terms) - 0.5, -0.5)
     ax.set_yticks(range(len(terms)))
-    ax.set_yticklabels(terms if labels else [""] * len(terms), fontsize=8)
+    ax.set_yticklabels(
+        [_plain(t) for t in terms] if labels else [""] * len(terms), fontsize=8
+    )
     ax.tick_params(axis="x", labelsize=7)
     if limits:
         ax.set_xlim(*limits)
@@ -66,7 +73,7 @@ def _draw(ax, model: Mapping[str, Any], terms: list[str], limits, *, labels: boo
         ax.text(
             0.5,
             0.5,
-            "Not estimable:\n" + "\n".join(textwrap.wrap(reason, 34)[:5]),
+            _plain("Not estimable:\n" + "\n".join(textwrap.wrap(reason, 34)[:5])),
             transform=ax.transAxes,
             ha="center",
             va="center",
@@ -109,7 +116,7 @@ def forest_global(output: Mapping[str, Any]):
     fig = new_figure(7.0, 1.2 + 0.38 * len(terms))
     ax = fig.add_subplot(1, 1, 1)
     _draw(ax, model, terms, _limits([model]), labels=True)
-    ax.set_xlabel(_xlabel(model, output["spec"]["metric"]), fontsize=8)
+    ax.set_xlabel(_plain(_xlabel(model, output["spec"]["metric"])), fontsize=8)
     title = (
         f"Global model · {output['spec']['task']} · {output['spec']['metric']}\n"
         f"{len(output['spec']['algorithms_modelled'])} algorithms, "
@@ -117,7 +124,7 @@ def forest_global(output: Mapping[str, Any]):
     )
     if output.get("exploratory"):
         title += f"\n{EXPLORATORY_NOTE}"
-    ax.set_title(title, fontsize=9)
+    ax.set_title(_plain(title), fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -136,12 +143,12 @@ def forest_per_algorithm(output: Mapping[str, Any], *, columns: int = 3):
     for i, model in enumerate(models):
         ax = fig.add_subplot(rows, columns, i + 1)
         _draw(ax, model, terms, limits, labels=i % columns == 0)
-        ax.set_title(str(model["algorithm"]), fontsize=8)
+        ax.set_title(_plain(model["algorithm"]), fontsize=8)
     title = (
         "Per-algorithm models (" + _xlabel(models[0], output["spec"]["metric"]) + ")"
     )
     if output.get("exploratory"):
         title += f"\n{EXPLORATORY_NOTE}"
-    fig.suptitle(title, fontsize=9)
+    fig.suptitle(_plain(title), fontsize=9)
     fig.tight_layout()
     return fig
