@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
 import pandas as pd
 from django.utils import timezone
 
 from .design import RegisteredDesign
 from .models import AnalysisRun
 from .reports import Deviation, TitleInfo, build_report_data, render_report_pdf
+
+# Further analyses that add a report section (hook; apps append in ready()):
+# each gets the run and returns a section builder (width -> flowables) or None.
+FURTHER_ANALYSES: list[Callable[[AnalysisRun], Callable[[float], list] | None]] = []
 
 
 def title_of(run: AnalysisRun, design: RegisteredDesign) -> TitleInfo:
@@ -52,4 +59,6 @@ def render_run_report(
         deviations=deviations,
         figures=figures,
     )
+    sections = tuple(s for s in (f(run) for f in FURTHER_ANALYSES) if s is not None)
+    data = dataclasses.replace(data, further_analyses=sections)
     return render_report_pdf(data)

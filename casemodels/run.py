@@ -88,7 +88,12 @@ def _ranking_order(
     from ranking import run_analysis  # the engine, only when a ranking is needed
 
     output = run_analysis(
-        results, scheme, bootstrap=0, seed=1, leave_one_out=False, audit=False
+        results[results["task"] == task],  # the scheme is the task's own
+        scheme,
+        bootstrap=0,
+        seed=1,
+        leave_one_out=False,
+        audit=False,
     ).to_json_dict()
     rankings = output.get("rankings", {})
     key = metric if metric in rankings else next(iter(rankings), None)
@@ -133,6 +138,7 @@ def prepare_model_data(
     spec: dict[str, Any] | ModelSpec,
     *,
     scheme: dict[str, Any] | None = None,
+    max_terms: int = 60,
 ) -> ModelData:
     """Join results and metadata as the contract says (§§1-2).
 
@@ -215,6 +221,11 @@ def prepare_model_data(
         for level in levels[1:]:
             terms.append(f"{name}={level}")
             columns.append((labels == level).astype(float))
+    if len(terms) > max_terms:
+        raise CaseModelError(
+            f"the characteristics make {len(terms)} fixed effects; the limit is "
+            f"{max_terms} (merge rare levels or choose fewer characteristics)"
+        )
     case_X = np.column_stack(columns)
     case_groups = {g: kept[g].to_numpy(str) for g in spec.groups}
     kept_cases = kept.index.to_numpy(str)
@@ -421,11 +432,28 @@ def fit_case_models(
     *,
     scheme: dict[str, Any] | None = None,
     progress: Callable[[float], None] | None = None,
+    max_terms: int = 60,
+    max_crossed_levels: int = 2000,
 ) -> dict[str, Any]:
     """Fit the models of a specification (contract §2) and return the output
     JSON (contract §3): the global model first, then one per algorithm in
-    ranking order, plus the failure rates per characteristic level."""
-    data = prepare_model_data(results, metadata, spec, scheme=scheme)
+    ranking order, plus the failure rates per characteristic level.
+
+    ``max_terms`` bounds the fixed effects and ``max_crossed_levels`` the levels
+    of all groupings but the largest (a dense block of the factorisation).
+    """
+    data = prepare_model_data(
+        results, metadata, spec, scheme=scheme, max_terms=max_terms
+    )
+    levels = sorted(
+        [len(set(labels.tolist())) for labels in data.groups.values()]
+        + [len(data.algorithms)]
+    )
+    if sum(levels[:-1]) > max_crossed_levels:
+        raise CaseModelError(
+            f"the groupings other than the largest have {sum(levels[:-1])} levels; "
+            f"the limit is {max_crossed_levels}"
+        )
     scopes: list[tuple[str, str | None, np.ndarray]] = [
         ("global", None, np.ones(len(data.y), bool))
     ]

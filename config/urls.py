@@ -11,6 +11,7 @@ api_v1 = [
     path("", include("registry.api_urls")),
     path("", include("reviews.api_urls")),
     path("", include("analysis.api_urls")),
+    path("", include("characteristics.api_urls")),
 ]
 
 urlpatterns = [
@@ -24,4 +25,5 @@ urlpatterns = [
     path("", registry_views.home, name="home"),
     path("", include("registry.urls")),
     path("", include("analysis.urls")),
+    path("", include("characteristics.urls")),
 ]

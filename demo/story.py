@@ -19,6 +19,7 @@ from analysis.services import start_analysis
 from registry import services
 from registry.enums import ChallengeStatus
 from registry.models import Challenge, Registration
+from registry.parameters import Role
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from reviews import services as reviews
@@ -141,3 +142,56 @@ def advance_msd(challenge: Challenge, users: dict) -> Registration | None:
 
 def latest_run(registration: Registration) -> AnalysisRun | None:
     return AnalysisRun.objects.filter(results__registration=registration).first()
+
+
+def advance_robustmis(challenge: Challenge, users: dict) -> Registration | None:
+    """Take RobustMIS to a registration with simulated results, case metadata
+    and a finished case-characteristics analysis (seed 004 §5.4; idempotent)."""
+    from characteristics import services as characteristics
+    from characteristics.models import CaseModelRun
+
+    from . import robustmis_cases as cases
+
+    owner = users["organizer"]
+    if challenge.status == ChallengeStatus.DRAFT:
+        for task in challenge.tasks.all():
+            scheme = dict(cases.SCHEME, metric=_first_metric(task))
+            set_task_scheme(task=task, scheme=scheme, actor=owner)
+        challenge = services.submit_challenge(challenge=challenge, actor=owner)
+    if challenge.status == ChallengeStatus.SUBMITTED:
+        review_and_accept(challenge, users)
+        challenge.refresh_from_db()
+    if challenge.status == ChallengeStatus.ACCEPTED:
+        register_challenge(challenge=challenge, actor=users["chair"])
+        challenge.refresh_from_db()
+    registration = getattr(challenge, "registration", None)
+    if registration is None or registration.results_versions.exists():
+        return registration
+    results_table, metadata_table = cases.simulate()
+    results = ingest.commit_results(
+        registration=registration,
+        raw=results_table,
+        original_name="robustmis-simulated.csv",
+        actor=owner,
+        teams=dict.fromkeys(cases.TEAMS, "Demo university"),
+    )
+    version = characteristics.commit_metadata(
+        results=results,
+        frame=metadata_table,
+        original_name="robustmis-case-characteristics.csv",
+        actor=owner,
+    )
+    with override_settings(JOBS_SYNCHRONOUS=True):  # finish before the command ends
+        run = characteristics.start_case_model_run(
+            metadata=version, spec=cases.SPEC, actor=owner
+        )
+        # the registered analysis after it: its report carries the section
+        start_analysis(results=results, actor=owner)
+    assert CaseModelRun.objects.get(pk=run.pk).status == "done"
+    return registration
+
+
+def _first_metric(task) -> str:
+    """The first metric the task's design names."""
+    answer = task.answers.filter(number=Role.METRICS.number).first()
+    return answer.value["metrics"][0]["name"]

@@ -36,6 +36,8 @@ class Role(StrEnum):
     IMAGING_MODALITY = "imaging_modality"
     ALGORITHM_TARGETS = "algorithm_targets"  # the structures (registry search)
     TEST_CASES = "test_cases"
+    CONTEXT_INFORMATION = "context_information"  # names case characteristics
+    TEST_CASE_CHARACTERISTICS = "test_case_characteristics"  # likewise
     METRICS = "metrics"
     RANKING_METHOD = "ranking_method"  # prose derived from the scheme
     MISSING_DATA = "missing_data"  # prose derived from the scheme
@@ -622,6 +624,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=23,
+        role=Role.CONTEXT_INFORMATION,
         group="Study conditions",
         name="Context information",
         level="task",
@@ -961,6 +964,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=39,
+        role=Role.TEST_CASE_CHARACTERISTICS,
         group="Challenge data sets",
         name="Characteristics of test cases",
         level="task",

@@ -9,7 +9,7 @@ analysis output.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,6 +150,10 @@ class ReportData:
     statistics: tuple[AlgorithmStatistics, ...] = ()
     bias: tuple[BiasCoverage, ...] = field(default_factory=lambda: bias_coverage())
     figures: tuple[ReportFigure, ...] = ()
+    # Hook for further analyses (e.g. case characteristics, issue 16): each
+    # callable gets the frame width in points and returns reportlab flowables,
+    # placed after the audit section.
+    further_analyses: tuple[Callable[[float], list], ...] = ()
 
     @property
     def sorted_deviations(self) -> list[Deviation]:

@@ -583,6 +583,8 @@ class _Builder:
         self.tasks()
         self.consensus()
         self.audit()
+        for further in self.data.further_analyses:  # hook: see ReportData
+            self.add(PageBreak(), *further(self.width))
         self.checklist()
         self.appendix()
         return self.story

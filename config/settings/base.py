@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "registry",
     "reviews",
     "analysis",
+    "characteristics",
     "audit",
     "demo",
 ]
@@ -140,6 +141,14 @@ MEDIA_URL = "media/"
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", str(50 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Case-characteristics models (issue 16): bounds of a metadata table and a model.
+CASE_METADATA_MAX_ROWS = int(os.environ.get("CASE_METADATA_MAX_ROWS", "200000"))
+CASE_METADATA_MAX_COLUMNS = int(os.environ.get("CASE_METADATA_MAX_COLUMNS", "200"))
+CASE_MODEL_MAX_TERMS = int(os.environ.get("CASE_MODEL_MAX_TERMS", "60"))
+# levels of all groupings but the largest (factorised densely when crossed)
+CASE_MODEL_MAX_CROSSED_LEVELS = int(
+    os.environ.get("CASE_MODEL_MAX_CROSSED_LEVELS", "2000")
+)
 
 
 # Limits against hostile input and runaway work; each answers a threat listed in

@@ -176,3 +176,24 @@ def test_engine_imports_without_django():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_top_k_ranks_only_the_modelled_task():
+    rng = np.random.default_rng(9)
+    n = 60
+    blur = rng.uniform(size=n).round(3)
+    fail = [rng.uniform(size=n) < p for p in (0.2, 0.6, 0.4)]
+    results, meta = _tables(
+        fail, blur=blur, patient=[f"p{i % 6}" for i in range(n)], algorithms="abc"
+    )
+    other = results.assign(task="U", metric="HD95")  # a task without DSC
+    scheme = {
+        "metric": "DSC",
+        "higher_is_better": True,
+        "method": "aggregate_then_rank",
+        "uncertainty": {"bootstrap": 0},
+    }
+    spec = {**SPEC, "task": "T", "algorithms": {"top": 1}, "per_algorithm": False}
+    both = pd.concat([results, other], ignore_index=True)
+    out = fit_case_models(both, meta, spec, scheme=scheme)
+    assert out["spec"]["algorithms_modelled"] == ["a"]

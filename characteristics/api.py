@@ -1,0 +1,158 @@
+"""REST API: case metadata versions and case-characteristics model runs."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from analysis.services import can_see_results, can_upload_results
+
+from . import services
+from .models import CaseMetadataVersion, CaseModelRun
+from .selectors import visible_results
+
+
+def _version_data(version: CaseMetadataVersion) -> dict:
+    return {
+        "id": version.pk,
+        "results": version.results_id,
+        "version": version.number,
+        "sha256": version.sha256,
+        "rows": version.row_count,
+        "original_name": version.original_name,
+        "checks": version.checks,
+        "created": version.created.isoformat(),
+    }
+
+
+def _run_data(run: CaseModelRun) -> dict:
+    return {
+        "id": run.pk,
+        "metadata": run.metadata_id,
+        "status": run.status,
+        "progress": run.progress,
+        "exploratory": run.exploratory,
+        "announcement": run.announcement,
+        "spec": run.spec,
+        "engine_version": run.engine_version,
+        "error": run.error or None,
+        "created": run.created.isoformat(),
+        "output": run.output,
+    }
+
+
+def _refused(exc: ValidationError) -> Response:
+    return Response(
+        {"detail": "Refused; nothing was stored.", "errors": exc.messages},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+class CaseMetadata(APIView):
+    """GET: the metadata versions of a results version. POST (multipart
+    ``file``): the checks (preview); with ``?commit=true`` a new version."""
+
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int) -> Response:
+        results = visible_results(request, pk)
+        versions = results.case_metadata_versions.order_by("number")
+        return Response([_version_data(v) for v in versions])
+
+    @extend_schema(
+        parameters=[OpenApiParameter("commit", bool)],
+        request={"multipart/form-data": OpenApiTypes.OBJECT},
+        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        results = visible_results(request, pk)
+        if not can_upload_results(request.user, results.registration):
+            raise PermissionDenied("Only the organizers upload case metadata.")
+        upload = request.FILES.get("file")
+        if upload is None:
+            return _refused(
+                ValidationError('Send the table as multipart field "file".')
+            )
+        try:
+            frame = services.read_metadata_upload(upload.name, upload.read())
+        except ValidationError as exc:
+            return _refused(exc)
+        if request.query_params.get("commit", "").lower() not in ("1", "true", "yes"):
+            return Response(services.preview_metadata(results, frame))
+        version = services.commit_metadata(
+            results=results, frame=frame, original_name=upload.name, actor=request.user
+        )
+        return Response(_version_data(version), status=status.HTTP_201_CREATED)
+
+
+def _metadata(request: Request, pk: int) -> CaseMetadataVersion:
+    version = get_object_or_404(
+        CaseMetadataVersion.objects.select_related("results__registration__challenge"),
+        pk=pk,
+    )
+    if not can_see_results(request.user, version.results.registration):
+        raise Http404
+    return version
+
+
+def _run(request: Request, pk: int) -> CaseModelRun:
+    run = get_object_or_404(
+        CaseModelRun.objects.select_related("metadata__results__registration"), pk=pk
+    )
+    if not can_see_results(request.user, run.metadata.results.registration):
+        raise Http404
+    return run
+
+
+class CaseModelCreate(APIView):
+    """POST a specification (contract §2) as the JSON body: queues the fit."""
+
+    parser_classes = [JSONParser]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        version = _metadata(request, pk)
+        try:
+            run = services.start_case_model_run(
+                metadata=version, spec=request.data, actor=request.user
+            )
+        except ValidationError as exc:
+            return _refused(exc)
+        return Response(
+            {"id": run.pk, "status": run.status, "exploratory": run.exploratory},
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
+class CaseModelDetail(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(_run_data(_run(request, pk)))
+
+
+class CaseModelReport(APIView):
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    def get(self, request: Request, pk: int) -> HttpResponse | Response:
+        run = _run(request, pk)
+        if not run.output:
+            return Response(
+                {"detail": f"The run has no output (status {run.status})."},
+                status=status.HTTP_409_CONFLICT,
+            )
+        response = HttpResponse(
+            services.report_pdf(run), content_type="application/pdf"
+        )
+        response["Content-Disposition"] = (
+            f'attachment; filename="case-models-{run.pk}.pdf"'
+        )
+        return response

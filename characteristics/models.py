@@ -1,0 +1,80 @@
+"""Case metadata versions and case-characteristics model runs (seed 004 §5.4).
+
+Both are append-only like results versions and analysis runs: a new upload is
+a new version, a re-run is a new run; nothing is ever overwritten.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from analysis.models import AnalysisStatus
+
+
+class CaseMetadataVersion(models.Model):
+    """One committed metadata table (contract §1) for one results version."""
+
+    results = models.ForeignKey(
+        "analysis.ResultsVersion",
+        on_delete=models.PROTECT,
+        related_name="case_metadata_versions",
+    )
+    number = models.PositiveIntegerField()
+    content = models.TextField(help_text="Normalised CSV of the metadata table.")
+    sha256 = models.CharField(max_length=64)
+    original_name = models.CharField(max_length=255)
+    row_count = models.PositiveIntegerField()
+    checks = models.JSONField(
+        default=dict, help_text="The contract's checks, as shown before commit."
+    )
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["results_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["results", "number"], name="one_case_metadata_version_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.results} case metadata v{self.number}"
+
+
+class CaseModelRun(models.Model):
+    """One fit of a model specification (contract §2) on one metadata version."""
+
+    metadata = models.ForeignKey(
+        CaseMetadataVersion, on_delete=models.PROTECT, related_name="runs"
+    )
+    spec = models.JSONField(help_text="The specification as requested.")
+    exploratory = models.BooleanField(
+        default=True, help_text="Not announced by the registered design."
+    )
+    announcement = models.TextField(
+        blank=True, help_text="Why the run counts as announced or exploratory."
+    )
+    status = models.CharField(
+        max_length=16,
+        choices=AnalysisStatus.choices,
+        default=AnalysisStatus.QUEUED,
+        db_index=True,
+    )
+    progress = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    output = models.JSONField(null=True, blank=True)
+    engine_version = models.CharField(max_length=40, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"Case model run {self.pk} on {self.metadata}"

@@ -1,0 +1,255 @@
+"""Case metadata versions and model runs: checks, commits, the background job.
+
+Pages, API and demo call these functions; views hold no logic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+from typing import Any
+
+import pandas as pd
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from analysis import ingest
+from analysis.jobs import enqueue, job
+from analysis.models import AnalysisStatus, ResultsVersion
+from analysis.services import (
+    can_see_results,
+    can_upload_results,
+    registered_design,
+    results_frame,
+)
+from casemodels import (
+    ENGINE_VERSION,
+    CaseModelError,
+    check_metadata,
+    fit_case_models,
+    parse_spec,
+    prepare_model_data,
+    validate_metadata,
+)
+
+from .design import announcement, characteristics_answers
+from .models import CaseMetadataVersion, CaseModelRun
+from .report import CaseModelReport, render_case_model_pdf, section_flowables
+
+logger = logging.getLogger(__name__)
+
+
+# --- reads -------------------------------------------------------------------------
+
+
+def metadata_frame(version: CaseMetadataVersion) -> pd.DataFrame:
+    raw = pd.read_csv(io.StringIO(version.content), dtype=str, keep_default_na=False)
+    return validate_metadata(raw)
+
+
+def registered_answers(results: ResultsVersion, task: str | None = None):
+    """The registered answers that describe case characteristics (in words)."""
+    return characteristics_answers(results.registration_version.canonical, task)
+
+
+def runs_of(results: ResultsVersion):
+    return (
+        CaseModelRun.objects.filter(metadata__results=results)
+        .select_related("metadata", "requested_by")
+        .order_by("-created")
+    )
+
+
+def report_pdf(run: CaseModelRun) -> bytes:
+    """The run's own PDF report (deterministic for a stored output)."""
+    version = run.metadata
+    results = version.results
+    return render_case_model_pdf(
+        CaseModelReport(
+            challenge=results.registration.challenge.name,
+            registration=results.registration.identifier,
+            results_version=results.number,
+            metadata_version=version.number,
+            metadata_sha256=version.sha256,
+            run_id=run.pk,
+            date=timezone.localdate(run.finished or run.created).isoformat(),
+            output=run.output,
+        )
+    )
+
+
+# --- metadata ------------------------------------------------------------------------
+
+
+def read_metadata_upload(name: str, data: bytes) -> pd.DataFrame:
+    """Read and shape-check an uploaded metadata table (CSV or XLSX).
+
+    Raises ValidationError with every problem named.
+    """
+    try:
+        frame = validate_metadata(ingest.read_upload(name, data))
+    except ingest.UploadError as exc:
+        raise ValidationError(exc.errors) from None
+    except CaseModelError as exc:
+        raise ValidationError(str(exc)) from None
+    if len(frame) > settings.CASE_METADATA_MAX_ROWS:
+        raise ValidationError(
+            f"The table has {len(frame):,} rows; the limit is "
+            f"{settings.CASE_METADATA_MAX_ROWS:,}."
+        )
+    if len(frame.columns) > settings.CASE_METADATA_MAX_COLUMNS:
+        raise ValidationError(
+            f"The table has {len(frame.columns)} columns; the limit is "
+            f"{settings.CASE_METADATA_MAX_COLUMNS}."
+        )
+    return frame
+
+
+def preview_metadata(results: ResultsVersion, frame: pd.DataFrame) -> dict[str, Any]:
+    """The contract's checks of a metadata table against these results."""
+    return check_metadata(frame, results_frame(results))
+
+
+def _normalised_csv(frame: pd.DataFrame) -> str:
+    return frame.to_csv(index=False, lineterminator="\n")
+
+
+@transaction.atomic
+def commit_metadata(
+    *, results: ResultsVersion, frame: pd.DataFrame, original_name: str, actor
+) -> CaseMetadataVersion:
+    """Store a checked metadata table as the next (immutable) version."""
+    if not can_upload_results(actor, results.registration):
+        raise PermissionDenied("Only the organizers upload case metadata.")
+    ResultsVersion.objects.select_for_update().get(pk=results.pk)  # numbering
+    content = _normalised_csv(frame)
+    number = (results.case_metadata_versions.aggregate(n=Max("number"))["n"] or 0) + 1
+    return CaseMetadataVersion.objects.create(
+        results=results,
+        number=number,
+        content=content,
+        sha256=hashlib.sha256(content.encode("utf-8")).hexdigest(),
+        original_name=original_name[:255],
+        row_count=len(frame),
+        checks=preview_metadata(results, frame),
+        uploaded_by=actor,
+    )
+
+
+# --- model runs ----------------------------------------------------------------------
+
+
+def _fit(version: CaseMetadataVersion, spec: Any, progress=None) -> dict[str, Any]:
+    return fit_case_models(
+        results_frame(version.results),
+        metadata_frame(version),
+        spec,
+        scheme=_registered_scheme(version.results, spec),
+        progress=progress,
+        max_terms=settings.CASE_MODEL_MAX_TERMS,
+        max_crossed_levels=settings.CASE_MODEL_MAX_CROSSED_LEVELS,
+    )
+
+
+def _registered_scheme(results: ResultsVersion, spec: Any) -> dict[str, Any] | None:
+    """The registered ranking scheme of the spec's task (orders the algorithms)."""
+    design = registered_design(results)
+    task = spec.get("task") if isinstance(spec, dict) else None
+    if task is None and len(design.tasks) == 1:
+        task = next(iter(design.tasks))
+    entry = design.tasks.get(task) if task else None
+    return entry.scheme if entry and entry.scheme else None
+
+
+@transaction.atomic
+def start_case_model_run(
+    *, metadata: CaseMetadataVersion, spec: Any, actor
+) -> CaseModelRun:
+    """Check the specification against the data, then queue the fit."""
+    if not can_see_results(actor, metadata.results.registration):
+        raise PermissionDenied("You cannot analyse these results.")
+    try:
+        parsed = parse_spec(spec)
+        data = prepare_model_data(
+            results_frame(metadata.results),
+            metadata_frame(metadata),
+            parsed,
+            scheme=_registered_scheme(metadata.results, spec),
+            max_terms=settings.CASE_MODEL_MAX_TERMS,
+        )
+    except CaseModelError as exc:
+        raise ValidationError({"spec": str(exc)}) from None
+    answers = registered_answers(metadata.results, data.task)
+    exploratory, reason = announcement(answers, parsed.columns)
+    run = CaseModelRun.objects.create(
+        metadata=metadata,
+        spec=parsed.to_dict() | {"task": data.task},
+        exploratory=exploratory,
+        announcement=reason,
+        requested_by=actor,
+        engine_version=ENGINE_VERSION,
+    )
+    _enqueue(run.pk)
+    return run
+
+
+def _enqueue(run_id: int) -> None:
+    """The one call into the project's job mechanism."""
+    enqueue(execute_case_model_run, run_id)
+
+
+@job
+def execute_case_model_run(run_id: int) -> None:
+    """The background job: fit, store the output, record progress."""
+    claimed = CaseModelRun.objects.filter(
+        pk=run_id, status=AnalysisStatus.QUEUED
+    ).update(status=AnalysisStatus.RUNNING, started=timezone.now(), progress=0)
+    if not claimed:
+        return  # already running or finished: the job is idempotent
+    run = CaseModelRun.objects.select_related("metadata__results__registration").get(
+        pk=run_id
+    )
+
+    def progress(fraction: float) -> None:
+        CaseModelRun.objects.filter(pk=run_id).update(
+            progress=min(99, int(fraction * 100))
+        )
+
+    try:
+        output = _fit(run.metadata, run.spec, progress)
+    except (CaseModelError, ValueError) as exc:
+        CaseModelRun.objects.filter(pk=run_id).update(
+            status=AnalysisStatus.FAILED,
+            error=str(exc).splitlines()[0],
+            finished=timezone.now(),
+        )
+        return
+    output["exploratory"] = run.exploratory
+    output["announcement"] = run.announcement
+    CaseModelRun.objects.filter(pk=run_id).update(
+        status=AnalysisStatus.DONE,
+        output=output,
+        progress=100,
+        finished=timezone.now(),
+    )
+
+
+def report_section_for(analysis_run):
+    """The analysis report's case-characteristics section (hook of
+    ``analysis.run_report.FURTHER_ANALYSES``): the latest finished run on the
+    same results version, or None."""
+    run = (
+        CaseModelRun.objects.filter(
+            metadata__results=analysis_run.results, status=AnalysisStatus.DONE
+        )
+        .order_by("-finished", "-pk")
+        .first()
+    )
+    if run is None:
+        return None
+    output = run.output
+    return lambda width: section_flowables(output, width=width)

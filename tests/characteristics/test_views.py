@@ -1,0 +1,82 @@
+"""The page flow: upload → preview → commit → specification → run → figures."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from characteristics.models import CaseMetadataVersion, CaseModelRun
+
+from .conftest import metadata_file
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_in(client, organizer):
+    client.force_login(organizer)
+    return client
+
+
+def test_upload_preview_commit_and_run(client_in, results, tables):
+    page = reverse("characteristics:page", args=[results.pk])
+    assert client_in.get(page).status_code == 200
+    preview = client_in.post(
+        reverse("characteristics:upload", args=[results.pk]),
+        {"file": metadata_file(tables[1])},
+    )
+    assert preview.status_code == 200
+    assert b"Commit metadata" in preview.content
+    assert CaseMetadataVersion.objects.count() == 0
+    content = re.search(rb'name="content" value="([^"]*)"', preview.content).group(1)
+    from html import unescape
+
+    committed = client_in.post(
+        reverse("characteristics:commit", args=[results.pk]),
+        {"content": unescape(content.decode()), "name": "meta.csv"},
+    )
+    assert committed.status_code == 302
+    version = CaseMetadataVersion.objects.get()
+    started = client_in.post(
+        reverse("characteristics:start", args=[version.pk]),
+        {
+            "spec-task": "Brain",
+            "spec-metric": "DSC",
+            "spec-outcome": "failure",
+            "spec-direction": "below",
+            "spec-threshold": "0.5",
+            "spec-characteristics": ["blur", "occluded"],
+            "spec-groups": ["patient"],
+            "spec-algorithms": "all",
+            "spec-per_algorithm": "on",
+            "spec-missing": "failure",
+            "spec-alpha": "0.05",
+        },
+    )
+    run = CaseModelRun.objects.get()
+    assert started.status_code == 302
+    assert started.url == reverse("characteristics:run", args=[run.pk])
+    body = client_in.get(started.url)
+    assert b"EXPLORATORY" in body.content
+    assert b"raises the odds of failure" in body.content
+    for kind in ("global", "per-algorithm"):
+        figure = client_in.get(reverse("characteristics:plot", args=[run.pk, kind]))
+        assert figure["Content-Type"] == "image/png"
+        assert figure.content.startswith(b"\x89PNG")
+
+
+def test_results_page_links_to_case_characteristics(client_in, results):
+    page = client_in.get(
+        reverse("analysis:results", args=[results.registration.identifier])
+    )
+    assert reverse("characteristics:page", args=[results.pk]).encode() in page.content
+
+
+def test_commit_of_a_bad_table_stores_nothing(client_in, results):
+    response = client_in.post(
+        reverse("characteristics:commit", args=[results.pk]),
+        {"content": "id,blur\n1,2\n", "name": "meta.csv"},
+    )
+    assert response.status_code == 400
+    assert b"no &#x27;case&#x27; column" in response.content
+    assert CaseMetadataVersion.objects.count() == 0
