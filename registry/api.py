@@ -47,6 +47,7 @@ class ParameterList(APIView):
 
 class ChallengeList(APIView):
     @extend_schema(
+        operation_id="v1_challenges_list",
         parameters=PAGE_PARAMETERS,
         responses=paginated_schema("ChallengeListPage", ChallengeSummarySerializer()),
     )
