@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -325,4 +325,9 @@ def seed_registry(
         done += size
         if progress:
             progress(done)
+    if connection.vendor == "postgresql":
+        # Fresh planner statistics: without them a bulk-loaded table looks
+        # empty and facet filters get nested-loop plans (1 s instead of 7 ms).
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     return Registration.objects.filter(call__slug__startswith=SEED_PREFIX).count()
