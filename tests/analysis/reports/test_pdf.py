@@ -166,8 +166,39 @@ def test_build_report_data_embeds_figures(ideal_run):
         titles
     )
     assert {f.task for f in data.figures} == {"Brain", "Liver", "Lung", None}
-    assert pdf.count(b"/Subtype /Image") >= len(data.figures)  # + alpha masks
-    assert "Network of tasks" in " ".join(pdf_pages(pdf))
+    forms, images = _xobjects(pdf)
+    assert len(forms) >= len(data.figures)
+    # vector figures: the only images are heatmap cells (one pixel per cell of
+    # the 5 x 5 matrices) and colour-bar strips, never a figure-sized raster
+    assert (5, 5) in images
+    assert all((w, h) == (5, 5) or min(w, h) <= 16 for w, h in images)
+    # figure text is real text: a figure's own title is searchable
+    assert "Network of tasks (position and edge width" in " ".join(pdf_pages(pdf))
+
+
+def _xobjects(pdf: bytes) -> tuple[list[object], list[tuple[int, int]]]:
+    """Form XObjects and (width, height) of every image, on any page."""
+    import io
+
+    from pypdf import PdfReader
+
+    forms, images, seen = [], [], set()
+
+    def visit(resources) -> None:
+        for ref in (resources or {}).get("/XObject", {}).values():
+            if id(ref.get_object()) in seen:
+                continue
+            obj = ref.get_object()
+            seen.add(id(obj))
+            if obj["/Subtype"] == "/Form":
+                forms.append(obj)
+                visit(obj.get("/Resources"))
+            elif obj["/Subtype"] == "/Image":
+                images.append((int(obj["/Width"]), int(obj["/Height"])))
+
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        visit(page.get("/Resources"))
+    return forms, images
 
 
 def test_pdf_module_is_the_only_reportlab_importer():
