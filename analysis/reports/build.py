@@ -208,9 +208,12 @@ def _target_figures(
     kinds = ["dot_box", "podium", "heatmap"] if key != "combined" else []
     if all(t.get("significance") for t in targets.values()):
         kinds.append("significance")
-    parts = _chunks(list(targets), plots.targets_per_figure(m))
     for kind in kinds:
         k = min(top_k or m, PODIUM_TOP_K) if kind == "podium" else top_k
+        per_figure = plots.targets_per_figure(m)
+        parts = _chunks(
+            list(targets), min(2, per_figure) if kind == "podium" else per_figure
+        )
         for i, part in enumerate(parts):
             suffix = f" ({i + 1} of {len(parts)})" if len(parts) > 1 else ""
             best = f", best {k} algorithms" if kind == "podium" and k < m else ""

@@ -422,7 +422,7 @@ class _Builder:
                 self.add(self.image(index, figure))
 
     def image(self, index: int, figure: ReportFigure) -> KeepTogether:
-        scale = min(1.0, self.width / figure.width, 0.6 * self.height / figure.height)
+        scale = min(1.0, self.width / figure.width, 0.75 * self.height / figure.height)
         slot = FigureSlot(
             index, figure.width * scale, figure.height * scale, self.placements
         )
