@@ -7,6 +7,7 @@ from .bias_items import BIAS_ITEMS, ChecklistItem
 from .build import build_report_data, build_report_figures
 from .data import (
     ORGANIZERS,
+    RANK_CI_MEANINGS,
     SECTIONS,
     AlgorithmStatistics,
     BiasCoverage,
@@ -26,6 +27,7 @@ __all__ = [
     "EXPLORATORY_BANNER",
     "NO_DEVIATIONS",
     "ORGANIZERS",
+    "RANK_CI_MEANINGS",
     "SECTIONS",
     "AlgorithmStatistics",
     "BiasCoverage",

@@ -85,6 +85,7 @@ class TitleInfo:
     date: str
     seed: int | None
     exploratory: bool = False
+    registration_note: str = ""  # e.g. that later registration versions exist
 
 
 @dataclass(frozen=True)

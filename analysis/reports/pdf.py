@@ -300,7 +300,10 @@ class _Builder:
             ["Random seed", t.seed],
             ["Analysis", kind],
         ]
-        self.add(_table(rows, [1, 2.6], total=self.width), PageBreak())
+        self.add(_table(rows, [1, 2.6], total=self.width))
+        if t.registration_note:
+            self.add(Spacer(1, 3 * mm), _p(t.registration_note))
+        self.add(PageBreak())
 
     # -- summary ----------------------------------------------------------
     def summary(self) -> None:
