@@ -326,3 +326,38 @@ def test_plots_do_not_import_pyplot():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_report_figures_across_twenty_tasks_and_forty_algorithms_are_unclipped(
+    forty_by_twenty,
+):
+    from analysis.reports.build import (
+        PANELS_PER_FIGURE,
+        TASK_PANELS_PER_FIGURE,
+        _chunks,
+    )
+
+    entry = forty_by_twenty[1]["rankings"]["DSC"]
+    algorithms = plots.consensus_order(entry)
+    tasks = list(entry["tasks"])
+    figures = [
+        plots.rank_blobs_across_tasks(entry),
+        plots.kendall_tau_violins(
+            {t: b["kendall_tau_quantiles"] for t, b in entry["tasks"].items()}
+        ),
+        plots.task_dendrogram(entry),
+        plots.task_network(entry),
+        plots.bootstrap_blobs_per_task(
+            entry, only=_chunks(tasks, TASK_PANELS_PER_FIGURE)[0]
+        ),
+        plots.bootstrap_blobs_per_algorithm(
+            entry, only=_chunks(algorithms, PANELS_PER_FIGURE)[0]
+        ),
+        plots.stacked_frequency_plot(
+            entry, only=_chunks(algorithms, PANELS_PER_FIGURE)[0]
+        ),
+    ]
+    for fig in figures:
+        assert _clipped_texts(fig) == [], fig.texts[0].get_text()
+        # readable on an A4 page: at most ~2.5 times wider than the text block
+        assert fig.get_figwidth() < 18
