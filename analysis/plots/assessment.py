@@ -391,7 +391,8 @@ def target_grid(
         side = max(2.6, 0.9 + 0.15 * m)
         panel = (side + (0.6 if kind == "heatmap" else 0.0), side)
     fig = new_figure(cols * panel[0], rows * panel[1] + 0.5)
-    grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=0.45)
+    wspace = {"heatmap": 1.0, "significance": 0.7}.get(kind, 0.45)
+    grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace)
     image = None
     for i, name in enumerate(names):
         spec = grid[i // cols, i % cols]
