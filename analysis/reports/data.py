@@ -344,10 +344,8 @@ def design_of(
     """The *registered* design in brief when the registered schemes are known
     (an exploratory run executes another scheme), else the executed one;
     labels name the tasks when schemes differ by task."""
-    if registered:
-        groups = group_tasks_by_scheme({t: s for t, s in registered.items() if s})
-    else:
-        groups = scheme_groups(output)
+    known = {t: s for t, s in (registered or {}).items() if s}
+    groups = group_tasks_by_scheme(known) if known else scheme_groups(output)
     if not groups:
         return {}
     if len(groups) == 1:

@@ -371,8 +371,7 @@ class _Builder:
             "uncertainty": "Uncertainty analysis",
             "tests": "Statistical tests",
         }
-        registered = self.data.registered_schemes
-        if registered:
+        if any(self.data.registered_schemes.values()):
             self.add(_p("The registered ranking scheme, in words:"))
         for key, sentence in self.data.design.items():
             self.add(_p(labels.get(key, key.capitalize()), "h3"), _p(sentence))
@@ -391,7 +390,7 @@ class _Builder:
     def scheme_comparison(self) -> None:
         """Registered and executed scheme side by side where they differ."""
         registered = self.data.registered_schemes
-        if not registered:
+        if not any(registered.values()):
             return
         rows = [["Task", "Field", "Registered", "Executed"]]
         for tasks, scheme in scheme_groups(self.data.output):

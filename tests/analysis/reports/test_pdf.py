@@ -211,3 +211,46 @@ def test_pdf_module_is_the_only_reportlab_importer():
         if "import reportlab" in p.read_text() or "from reportlab" in p.read_text()
     )
     assert importers == ["reports/pdf.py"]
+
+
+def test_exploratory_report_shows_registered_and_executed_scheme(ideal_run):
+    results, output = ideal_run
+    registered = {**output["scheme"], "method": "rank_then_aggregate"}
+    data = build_report_data(
+        results,
+        output,
+        title=dataclasses.replace(TITLE, exploratory=True),
+        figures=False,
+        registered_schemes=dict.fromkeys(["Brain", "Liver", "Lung"], registered),
+    )
+    text = " ".join(pdf_pages(render_report_pdf(data)))
+    assert "The registered ranking scheme, in words" in text
+    assert "rank algorithms within each case" in text.lower() or "rank-then" in text
+    assert "The executed scheme differs from the registered one" in text
+    assert "Brain method rank_then_aggregate aggregate_then_rank" in text
+
+
+def test_checklist_names_design_parameters_and_report_pages(ideal_run):
+    results, output = ideal_run
+    data = build_report_data(
+        results,
+        output,
+        title=TITLE,
+        figures=False,
+        design_answers={"5a": "parameter 1 (Challenge name)"},
+    )
+    text = " ".join(pdf_pages(render_report_pdf(data)))
+    assert (
+        "Registered design: parameter 1 (Challenge name); Title page (page 1)" in text
+    )
+
+
+def test_rank_outside_its_interval_is_marked_and_explained(ideal_run):
+    results, output = ideal_run
+    output = copy.deepcopy(output)
+    block = output["rankings"]["DSC"]["tasks"]["Brain"]
+    block["rank_ci"]["bootstrap"]["A1"] = [2, 3]  # rank 1 lies outside
+    text = " ".join(pdf_pages(render_report_pdf(_data((results, output)))))
+    assert "[2, 3] †" in text
+    assert "The rank lies outside this interval" in text
+    assert "not a simultaneous one for all algorithms" in text
