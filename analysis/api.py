@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 
 import pandas as pd
 from django.http import FileResponse, Http404, HttpResponse
@@ -12,14 +11,15 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.json_input import BoundedJSONParser, loads_bounded
 from registry.models import Registration
 
-from . import ingest, services
+from . import ingest, run_state, services
 from .models import AnalysisRun, ResultsVersion
 from .reports import descriptive_statistics, report_tables
 
@@ -57,7 +57,7 @@ def parse_teams(raw) -> dict[str, str]:
         return {}
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw)
+            raw = loads_bounded(raw)
         except ValueError:
             raise ingest.UploadError(['"teams" must be a JSON object.']) from None
     if not isinstance(raw, dict) or not all(
@@ -77,6 +77,8 @@ def run_data(run: AnalysisRun) -> dict:
         "seed": run.seed,
         "engine_version": run.engine_version,
         "error": run.error or None,
+        "note": run.note or None,
+        "attempt": run.attempt,
         "created": run.created.isoformat(),
         "output": run.output,
     }
@@ -138,7 +140,7 @@ class ResultsUpload(APIView):
 
 
 class AnalysisCreate(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
@@ -150,9 +152,29 @@ class AnalysisCreate(APIView):
             scheme=data.get("scheme"),
             schemes=data.get("schemes"),
         )
-        return Response(
-            {"id": run.pk, "status": run.status}, status=status.HTTP_202_ACCEPTED
-        )
+        run.refresh_from_db()  # the queue's answer is recorded after commit
+        return Response(_accepted(run), status=status.HTTP_202_ACCEPTED)
+
+
+def _accepted(run: AnalysisRun) -> dict:
+    body = {"id": run.pk, "status": run.status}
+    if run.note == run_state.QUEUE_DOWN_NOTE:
+        body["detail"] = "queued; it starts when the job queue is back"
+    return body
+
+
+class AnalysisRetry(APIView):
+    """Queue a failed run again (organizers and chairs); 409 unless failed."""
+
+    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        run = get_run(request, pk)
+        try:
+            run = services.retry_analysis(run=run, actor=request.user)
+        except services.NotRetryableError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        run.refresh_from_db()
+        return Response(_accepted(run), status=status.HTTP_202_ACCEPTED)
 
 
 class AnalysisDetail(APIView):

@@ -99,6 +99,9 @@ CACHES = {
         {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["CACHE_URL"],
+            # A stopped or hung Redis costs a request at most a second, then
+            # the site serves without its cache (registry/page_cache.py).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
         if os.environ.get("CACHE_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
@@ -138,6 +141,33 @@ MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", str(50 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
+
+# Limits against hostile input and runaway work; each answers a threat listed in
+# docs/security.md (the one table of limits, settings and defaults).
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
+# XLSX: the sum of the archive's *declared* uncompressed sizes (zip bombs).
+MAX_XLSX_UNCOMPRESSED_BYTES = env_int("MAX_XLSX_UNCOMPRESSED_BYTES", 100 * 1024 * 1024)
+# Results tables (CSV and XLSX): data rows, columns, and rows x columns.
+MAX_RESULTS_ROWS = env_int("MAX_RESULTS_ROWS", 2_000_000)
+MAX_RESULTS_COLUMNS = env_int("MAX_RESULTS_COLUMNS", 100)
+MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
+# Error lists returned to the uploader: the first N, then "… and M more".
+MAX_REPORTED_ERRORS = env_int("MAX_REPORTED_ERRORS", 100)
+# JSON bodies and imported documents: nesting depth and size.
+MAX_JSON_DEPTH = env_int("MAX_JSON_DEPTH", 32)
+MAX_JSON_BYTES = env_int("MAX_JSON_BYTES", 5 * 1024 * 1024)
+# Ranking schemes: bootstrap replicates per scheme, and bootstrap work per run
+# (replicates x cases x algorithms, summed over tasks and ranking keys).
+MAX_BOOTSTRAP_REPLICATES = env_int("MAX_BOOTSTRAP_REPLICATES", 100_000)
+MAX_RUN_BOOTSTRAP_WORK = env_int("MAX_RUN_BOOTSTRAP_WORK", 5_000_000_000)
+# Staged previews of results uploads, per user (older ones are purged first).
+MAX_STAGED_UPLOADS_PER_USER = env_int("MAX_STAGED_UPLOADS_PER_USER", 5)
+MAX_STAGED_BYTES_PER_USER = env_int("MAX_STAGED_BYTES_PER_USER", 100 * 1024 * 1024)
+STAGED_UPLOAD_MAX_AGE_SECONDS = env_int("STAGED_UPLOAD_MAX_AGE_SECONDS", 24 * 3600)
+
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
@@ -160,6 +190,11 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": None,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.json_input.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Challenge design registry API",
@@ -174,12 +209,28 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long jobs: a worker holds one at a time
-# Unacknowledged jobs (worker lost) go back to the queue after this many seconds.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "7200"))
-}
-# A run claimed but silent for this long is taken to be lost (`resume_jobs`).
-JOBS_STALE_MINUTES = int(os.environ.get("JOBS_STALE_MINUTES", "30"))
+# Run lifecycle (analysis/run_state.py, docs/operations.md): a running job
+# beats every JOBS_HEARTBEAT_SECONDS; a run silent for JOBS_STALE_SECONDS is
+# taken to be lost and claimed again (a re-delivered job, or the watchdog
+# `resume_jobs`, every minute). A database error is retried after
+# JOBS_RETRY_SECONDS, doubling; after JOBS_MAX_ATTEMPTS claims the run fails.
+JOBS_HEARTBEAT_SECONDS = float(os.environ.get("JOBS_HEARTBEAT_SECONDS", "5"))
+JOBS_STALE_SECONDS = int(os.environ.get("JOBS_STALE_SECONDS", "60"))
+JOBS_RETRY_SECONDS = int(os.environ.get("JOBS_RETRY_SECONDS", "30"))
+JOBS_MAX_ATTEMPTS = int(os.environ.get("JOBS_MAX_ATTEMPTS", "5"))
+# A run still running this long after it started is failed (issue 12).
+ANALYSIS_WALL_TIME_SECONDS = int(os.environ.get("ANALYSIS_WALL_TIME_SECONDS", "14400"))
+# Unacknowledged jobs go back to the queue after this many seconds: longer than
+# any run may take (the wall time), so a live job is never delivered twice; a
+# lost worker's run is resumed by its heartbeat long before.
+CELERY_VISIBILITY_TIMEOUT = int(
+    os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(ANALYSIS_WALL_TIME_SECONDS + 600))
+)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+# Sending a job fails fast when the broker is down (the run stays queued).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for the broker
 # The queue jobs (and the chunks a worker fans out) are sent to.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # An analysis whose bootstrap work (replicates x cases x algorithms, summed over
