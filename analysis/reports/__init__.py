@@ -18,6 +18,7 @@ from .data import (
     audit_findings,
     bias_coverage,
     descriptive_statistics,
+    readable,
     report_tables,
 )
 from .pdf import EXPLORATORY_BANNER, NO_DEVIATIONS, render_report_pdf
@@ -41,6 +42,7 @@ __all__ = [
     "build_report_data",
     "build_report_figures",
     "descriptive_statistics",
+    "readable",
     "render_report_pdf",
     "report_tables",
 ]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from ..reports import RANK_CI_MEANINGS, report_tables
+from ..reports import RANK_CI_MEANINGS, readable, report_tables
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 SEVERITY_CLASS = {"critical": "danger", "warning": "warning", "info": "info"}
@@ -24,11 +23,8 @@ SET_PLOTS = {"across_tasks": "Ranks across tasks"}
 
 
 def _as_text(value: Any) -> str:
-    if value is None or value == "":
-        return "—"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    """A deviation's registered or observed value as readable text."""
+    return "—" if value is None or value == "" else readable(value)
 
 
 def sorted_deviations(deviations: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
