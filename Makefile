@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-ingest bench-registry loadtest serve clean
+.PHONY: demo test lint bench bench-ingest bench-registry bench-report loadtest serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ bench-ingest: $(STAMP)
 # with 1 and 8 clients (scripts/bench_registry.sh); figures in docs/benchmarks.md.
 bench-registry: $(STAMP)
 	scripts/bench_registry.sh
+
+# The PDF report from a stored analysis (MSD demo; 19 algorithms x 10 tasks),
+# now and the way it was rendered before, in one run; figures in docs/.
+bench-report: $(STAMP)
+	$(PY) -m analysis.bench_report
 
 # Not in CI: gunicorn + PostgreSQL, 50 clients for 2 minutes (scripts/loadtest.sh).
 loadtest: $(STAMP)

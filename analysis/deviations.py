@@ -5,13 +5,19 @@ table and the engine output; each check returns `Deviation`s with a stable
 `code` (`004` §4.1 manipulation routes, §5.4 registration).
 
 Rules (stated, so readers know what "suspected" means):
-- `selective_submission_suspected`: per task, metric and algorithm with missing
-  cases, a case's difficulty is the mean of the other algorithms' values on it
-  (direction-aware). A one-sided Mann–Whitney U test asks whether the
-  algorithm's missing cases are harder than its present ones; p ≤ 0.05 flags.
+- Tasks with targets are checked per target: a target's cases are those with a
+  value for any algorithm *for that target*, and a case is missing for an
+  algorithm when it has no value for that target.
+- `selective_submission_suspected`: per task, target, metric and algorithm with
+  at least 3 missing cases, a case's difficulty is the mean of the other
+  algorithms' values on it for that target (direction-aware). A one-sided
+  Mann–Whitney U test asks whether the algorithm's missing cases are harder
+  than its present ones; p ≤ 0.05 flags. One or two missing cases are no
+  pattern (a single hard case would give p = 1/n).
 - `unstable_winner`: bootstrap winner stability below 90 %, or another winner
   under an alternative scheme of the robustness audit.
-- `missing_cases`: every algorithm with missing results, with its share.
+- `missing_cases`: every algorithm with missing results, per target with its
+  share, and for a task with several targets one summary over the task.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ CRITICAL, WARNING, INFO = "critical", "warning", "info"
 SEVERITY_ORDER = {CRITICAL: 0, WARNING: 1, INFO: 2}
 WINNER_STABILITY_THRESHOLD = 0.9
 SELECTIVE_ALPHA = 0.05
+SELECTIVE_MIN_MISSING = 3
+MISSING_WARNING_SHARE = 0.05
 NOT_RANKED = "organizers may participate but are not ranked"
 NOT_ALLOWED = "organizers may not participate"
 
@@ -163,35 +171,104 @@ def case_count_deviations(design, frame) -> list[Deviation]:
     return out
 
 
-def _case_matrix(rows: pd.DataFrame) -> pd.DataFrame:
-    """cases × algorithms values for one task and metric (targets averaged)."""
-    return rows.pivot_table(
-        index="case", columns="algorithm", values="value", aggfunc="mean", dropna=False
-    )
+def _case_matrices(frame: pd.DataFrame):
+    """(task, target, metric, cases × algorithms values) per target ("" when
+    the task has no targets): each target in its own case space."""
+    if "target" in frame.columns:
+        frame = frame.assign(target=frame["target"].fillna("").astype(str))
+    else:
+        frame = frame.assign(target="")
+    values = pd.to_numeric(frame["value"], errors="coerce")
+    frame = frame.assign(value=values)
+    algorithms = {
+        task: sorted(rows["algorithm"].unique())
+        for task, rows in frame.groupby("task", sort=True)
+    }
+    for (task, target, metric), rows in frame.groupby(
+        ["task", "target", "metric"], sort=True
+    ):
+        matrix = rows.pivot_table(
+            index="case",
+            columns="algorithm",
+            values="value",
+            aggfunc="first",
+            dropna=False,
+        ).reindex(columns=algorithms[task])
+        yield str(task), str(target), str(metric), matrix
+
+
+def _where(task: str, target: str, metric: str) -> str:
+    return f"Task {task}" + (f", target {target}" if target else "") + f", {metric}"
+
+
+def _severity(share: float) -> str:
+    return WARNING if share > MISSING_WARNING_SHARE else INFO
 
 
 def missing_case_deviations(frame: pd.DataFrame) -> list[Deviation]:
-    """Per task and metric, every algorithm without a result for some cases."""
+    """Per task, target and metric, every algorithm without a result for some
+    of the target's cases; a task with several targets also gets one summary
+    per algorithm and metric over all its targets."""
     out = []
-    for (task, metric), rows in frame.groupby(["task", "metric"], sort=True):
-        matrix = _case_matrix(rows)
+    totals: dict[tuple[str, str, str], list[tuple[str, int, int]]] = {}
+    for task, target, metric, matrix in _case_matrices(frame):
         cases = len(matrix.index)
         for algorithm in matrix.columns:
             missing = int(matrix[algorithm].isna().sum())
-            if missing:
-                share = missing / cases
-                out.append(
-                    Deviation(
-                        "missing_cases",
-                        WARNING if share > 0.05 else INFO,
-                        f"Task {task}, {metric}: {algorithm} has no result for "
-                        f"{missing} of {cases} cases ({share:.0%}).",
-                        None,
-                        round(share, 4),
-                        task,
-                        {"algorithm": algorithm, "metric": metric},
-                    )
+            totals.setdefault((task, metric, algorithm), []).append(
+                (target, missing, cases)
+            )
+            if not missing:
+                continue
+            share = missing / cases
+            out.append(
+                Deviation(
+                    "missing_cases",
+                    _severity(share),
+                    f"{_where(task, target, metric)}: {algorithm} has no result for "
+                    f"{missing} of {cases} cases ({share:.0%}).",
+                    None,
+                    round(share, 4),
+                    task,
+                    {
+                        "algorithm": algorithm,
+                        "metric": metric,
+                        **({"target": target} if target else {}),
+                        "missing": missing,
+                        "cases": cases,
+                    },
                 )
+            )
+    for (task, metric, algorithm), parts in totals.items():
+        hit = [(t, k) for t, k, _ in parts if k]
+        if len(parts) < 2 or not hit:
+            continue
+        missing = sum(k for _, k, _ in parts)
+        cases = sum(n for _, _, n in parts)
+        share = missing / cases
+        out.append(
+            Deviation(
+                "missing_cases",
+                max(
+                    (_severity(k / n) for _, k, n in parts if k),
+                    key=lambda s: -SEVERITY_ORDER[s],
+                ),
+                f"Task {task}, {metric}: {algorithm} has no result for {missing} of "
+                f"{cases} cases over its {len(parts)} targets ("
+                + ", ".join(f"{t}: {k}" for t, k in hit)
+                + ").",
+                None,
+                round(share, 4),
+                task,
+                {
+                    "algorithm": algorithm,
+                    "metric": metric,
+                    "missing": missing,
+                    "cases": cases,
+                    "targets": dict(hit),
+                },
+            )
+        )
     return out
 
 
@@ -208,73 +285,80 @@ def _direction(design: RegisteredDesign, executed, task: str, metric: str) -> bo
     return True
 
 
+def _suspicion(
+    matrix: pd.DataFrame, algorithm: str, higher_is_better: bool
+) -> tuple[float, float] | None:
+    """(Mann–Whitney p, mean difficulty percentile of the missing cases), or
+    None when the algorithm's missing cases cannot be compared."""
+    missing = matrix[algorithm].isna().to_numpy()
+    if missing.sum() < SELECTIVE_MIN_MISSING or missing.all():
+        return None
+    others = matrix.drop(columns=[algorithm])
+    with np.errstate(all="ignore"):
+        difficulty = others.mean(axis=1, skipna=True).to_numpy()
+    if higher_is_better:
+        difficulty = -difficulty  # low values of the others = hard case
+    usable = np.isfinite(difficulty)
+    hard_missing = difficulty[missing & usable]
+    hard_present = difficulty[~missing & usable]
+    if len(hard_missing) < SELECTIVE_MIN_MISSING or len(hard_present) == 0:
+        return None
+    every = np.concatenate([hard_missing, hard_present])
+    if np.ptp(every) == 0:
+        return None
+    p = float(
+        stats.mannwhitneyu(hard_missing, hard_present, alternative="greater").pvalue
+    )
+    percentile = float(np.mean([np.mean(every <= h) for h in hard_missing]))
+    return p, percentile
+
+
 def selective_submission(design, executed, frame) -> list[Deviation]:
+    """Per task, target and metric: algorithms whose missing cases are the
+    ones the other algorithms found hardest on that target."""
     out = []
-    for (task, metric), rows in frame.groupby(["task", "metric"], sort=True):
-        matrix = _case_matrix(rows)
+    for task, target, metric, matrix in _case_matrices(frame):
         higher_is_better = _direction(design, executed, task, metric)
         for algorithm in matrix.columns:
+            found = _suspicion(matrix, algorithm, higher_is_better)
+            if found is None or found[0] > SELECTIVE_ALPHA:
+                continue
+            p, percentile = found
             missing = matrix[algorithm].isna().to_numpy()
-            if not missing.any() or missing.all():
-                continue
-            others = matrix.drop(columns=[algorithm])
-            difficulty = others.mean(axis=1, skipna=True).to_numpy()
-            if higher_is_better:
-                difficulty = -difficulty  # low values of others = hard case
-            usable = ~np.isnan(difficulty)
-            hard_missing = difficulty[missing & usable]
-            hard_present = difficulty[~missing & usable]
-            if len(hard_missing) == 0 or len(hard_present) == 0:
-                continue
-            if np.ptp(np.concatenate([hard_missing, hard_present])) == 0:
-                continue
-            p = float(
-                stats.mannwhitneyu(
-                    hard_missing, hard_present, alternative="greater"
-                ).pvalue
+            out.append(
+                Deviation(
+                    "selective_submission_suspected",
+                    CRITICAL,
+                    f"{_where(task, target, metric)}: {algorithm}'s "
+                    f"{int(missing.sum())} missing case(s) of {len(missing)} are "
+                    "concentrated among the cases the other algorithms found "
+                    f"hardest (Mann–Whitney p = {p:.3g}).",
+                    None,
+                    {
+                        "missing_cases": sorted(str(c) for c in matrix.index[missing]),
+                        **({"target": target} if target else {}),
+                    },
+                    task,
+                    {
+                        "algorithm": algorithm,
+                        "metric": metric,
+                        **({"target": target} if target else {}),
+                        "p_value": p,
+                        "mean_difficulty_percentile": round(percentile, 4),
+                    },
+                )
             )
-            if p <= SELECTIVE_ALPHA:
-                percentile = float(
-                    np.mean(
-                        [
-                            np.mean(np.concatenate([hard_missing, hard_present]) <= h)
-                            for h in hard_missing
-                        ]
-                    )
-                )
-                out.append(
-                    Deviation(
-                        "selective_submission_suspected",
-                        CRITICAL,
-                        f"Task {task}, {metric}: {algorithm}'s {int(missing.sum())} "
-                        "missing case(s) are concentrated among the cases other "
-                        f"algorithms found hardest (Mann–Whitney p = {p:.3g}).",
-                        None,
-                        {
-                            "missing_cases": sorted(
-                                str(c) for c in matrix.index[missing]
-                            )
-                        },
-                        task,
-                        {
-                            "algorithm": algorithm,
-                            "metric": metric,
-                            "p_value": p,
-                            "mean_difficulty_percentile": round(percentile, 4),
-                        },
-                    )
-                )
     return out
 
 
 def missing_handling(design, executed, frame) -> list[Deviation]:
     out = []
-    for task, rows in frame.groupby("task", sort=True):
-        algorithms = rows["algorithm"].nunique()
-        cells = rows["case"].nunique() * algorithms * rows["metric"].nunique()
-        has_missing = rows["value"].isna().any() or len(rows) < cells
-        if not has_missing:
-            continue
+    with_missing = {
+        task
+        for task, _, _, matrix in _case_matrices(frame)
+        if matrix.isna().to_numpy().any()
+    }
+    for task in sorted(with_missing):
         registered = design.tasks.get(task)
         registered_rule = (
             (registered.scheme or {}).get("missing") if registered else None

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 from django.utils import timezone
+
+from registry.parameters import get_parameter
 
 from .design import RegisteredDesign
 from .models import AnalysisRun
@@ -15,6 +19,23 @@ from .reports import Deviation, TitleInfo, build_report_data, render_report_pdf
 # Further analyses that add a report section (hook; apps append in ready()):
 # each gets the run and returns a section builder (width -> flowables) or None.
 FURTHER_ANALYSES: list[Callable[[AnalysisRun], Callable[[float], list] | None]] = []
+
+
+def later_versions_note(run: AnalysisRun, design: RegisteredDesign) -> str:
+    """What the report says about registration versions after the one it
+    speaks for (empty when it speaks for the latest)."""
+    later = run.results.registration.versions.filter(number__gt=design.version)
+    parts = [
+        f"version {v.number}"
+        + (" (approved after results were uploaded)" if v.post_hoc else "")
+        for v in later.order_by("number")
+    ]
+    if not parts:
+        return ""
+    return (
+        f"This report speaks for registration version {design.version}; later"
+        f" versions exist: {', '.join(parts)}."
+    )
 
 
 def title_of(run: AnalysisRun, design: RegisteredDesign) -> TitleInfo:
@@ -31,7 +52,35 @@ def title_of(run: AnalysisRun, design: RegisteredDesign) -> TitleInfo:
         date=timezone.localdate(run.finished or run.created).isoformat(),
         seed=run.seed,
         exploratory=run.exploratory,
+        registration_note=later_versions_note(run, design),
     )
+
+
+def _answered(entries: list[dict[str, Any]]) -> set[int]:
+    return {
+        a["number"]
+        for a in entries
+        if a.get("value") not in (None, "", [], {}) or a.get("not_applicable")
+    }
+
+
+def design_answers(canonical: str) -> dict[str, str]:
+    """BIAS item → the registered design's parameters answering it."""
+    design = json.loads(canonical)["design"]
+    numbers = _answered(design.get("answers", []))
+    for task in design.get("tasks", []):
+        numbers |= _answered(task.get("answers", []))
+    by_item: dict[str, list[str]] = {}
+    for number in sorted(numbers):
+        try:
+            parameter = get_parameter(number)
+        except KeyError:  # a number the catalogue no longer has
+            continue
+        for item in parameter.bias_items:
+            by_item.setdefault(item, []).append(
+                f"parameter {number} ({parameter.name})"
+            )
+    return {item: ", ".join(names) for item, names in by_item.items()}
 
 
 def render_run_report(
@@ -49,6 +98,8 @@ def render_run_report(
             d["message"],
             d.get("registered"),
             d.get("observed"),
+            d.get("task"),
+            d.get("evidence"),
         )
         for d in run.deviations
     ]
@@ -58,6 +109,8 @@ def render_run_report(
         title=title_of(run, design),
         deviations=deviations,
         figures=figures,
+        registered_schemes={t.name: t.scheme for t in design.tasks.values()},
+        design_answers=design_answers(run.results.registration_version.canonical),
     )
     sections = tuple(s for s in (f(run) for f in FURTHER_ANALYSES) if s is not None)
     data = dataclasses.replace(data, further_analyses=sections)

@@ -21,6 +21,9 @@ from .significance import adjust_pvalues, pairwise_wilcoxon
 
 __all__ = ["AnalysisResult", "run_analysis"]
 
+# Percentages at which the Kendall's tau samples are summarised for violins.
+TAU_QUANTILES = np.linspace(0.0, 100.0, 21)
+
 
 @dataclass(frozen=True)
 class AnalysisResult:
@@ -159,6 +162,11 @@ def _resample_block(
         "winner_stability": _number(summary.winner_stability),
         "winner_stability_by_algorithm": by_alg,
         "tau_min": float(taus.min()) if taus.size else None,
+        # The shape of the tau distribution for violin plots, so figures never
+        # re-run the bootstrap: quantiles at 0, 5, ..., 100 %.
+        "tau_quantiles": (
+            [float(q) for q in np.percentile(taus, TAU_QUANTILES)] if taus.size else []
+        ),
     }
 
 
@@ -214,6 +222,7 @@ def _task_block(
         summary = _resample_block(ranks, boot, algs, integral)
         block["bootstrap"] = summary["algorithms"]
         block["kendall_tau"] = summary["kendall_tau"]
+        block["kendall_tau_quantiles"] = summary["tau_quantiles"]
         block["winner_stability"] = summary["winner_stability"]
         block["winner_stability_by_algorithm"] = summary[
             "winner_stability_by_algorithm"

@@ -11,13 +11,24 @@ from ._style import (
     figure_png,
     figure_svg,
     ordered,
+    short_label,
 )
-from .assessment import dot_box_plot, podium_plot, ranking_heatmap, task_matrix
+from .assessment import (
+    dot_box_plot,
+    podium_plot,
+    ranking_heatmap,
+    target_grid,
+    targets_per_figure,
+    task_matrix,
+    task_targets,
+)
 from .tasks import (
+    MIN_TASKS_FOR_SIMILARITY,
     bootstrap_blobs_per_algorithm,
     bootstrap_blobs_per_task,
     consensus_order,
     rank_blobs_across_tasks,
+    similarity_layout,
     stacked_frequency_plot,
     task_dendrogram,
     task_distances,
@@ -25,19 +36,18 @@ from .tasks import (
 )
 from .uncertainty import (
     blob_plot,
-    bootstrap_kendall_taus,
     kendall_tau_violins,
     ranking_methods_plot,
     significance_map,
 )
 
 __all__ = [
+    "MIN_TASKS_FOR_SIMILARITY",
     "OKABE_ITO",
     "algorithm_colors",
     "blob_plot",
     "bootstrap_blobs_per_algorithm",
     "bootstrap_blobs_per_task",
-    "bootstrap_kendall_taus",
     "consensus_order",
     "dot_box_plot",
     "figure_pdf",
@@ -49,10 +59,15 @@ __all__ = [
     "rank_blobs_across_tasks",
     "ranking_heatmap",
     "ranking_methods_plot",
+    "short_label",
     "significance_map",
+    "similarity_layout",
     "stacked_frequency_plot",
+    "target_grid",
+    "targets_per_figure",
     "task_dendrogram",
     "task_distances",
     "task_matrix",
     "task_network",
+    "task_targets",
 ]

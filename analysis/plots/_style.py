@@ -8,8 +8,9 @@ SVG id salt, so the same input gives the same bytes.
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import matplotlib
 import numpy as np
@@ -19,13 +20,17 @@ from matplotlib.figure import Figure
 
 __all__ = [
     "OKABE_ITO",
+    "PLAIN_TEXT",
     "algorithm_colors",
     "figure_pdf",
     "figure_png",
     "figure_svg",
+    "fit_to_text",
     "label_size",
     "new_figure",
     "ordered",
+    "plain_text",
+    "short_label",
 ]
 
 # Okabe & Ito (2008): distinguishable under the common colour-vision deficiencies.
@@ -45,9 +50,120 @@ NOT_SIGNIFICANT = "#0072B2"  # Okabe-Ito blue
 
 _SVG_SALT = "challenge-registry"
 
+# Values near the float limits (±1e308) overflow inside matplotlib's
+# transforms; the result is drawn off-canvas, which is no reason to fail.
+_FLOAT_LIMITS = {"over": "ignore", "under": "ignore", "invalid": "ignore"}
+
+# Names are data, never markup: "$x_1$" is drawn as typed, not as mathtext.
+PLAIN_TEXT = {"text.parse_math": False, "text.usetex": False}
+LABEL_CHARS = 32  # longer names are shortened in figures (tables show them whole)
+FIT_PAD = 0.06  # inches of white space around the outermost text
+
 # Headless rendering. Naming the backend also keeps matplotlib from importing
 # pyplot to resolve an "auto" backend when it reads rcParams (box plots do).
 matplotlib.use("Agg")
+
+
+def plain_text(build: Callable[..., Figure]) -> Callable[..., Figure]:
+    """Build the figure with names read as plain text (see PLAIN_TEXT)."""
+
+    @functools.wraps(build)
+    def wrapper(*args, **kwargs) -> Figure:
+        with matplotlib.rc_context(PLAIN_TEXT), np.errstate(**_FLOAT_LIMITS):
+            return build(*args, **kwargs)
+
+    return wrapper
+
+
+def short_label(name: str, limit: int = LABEL_CHARS) -> str:
+    """A name as a figure label: shortened in the middle beyond ``limit``."""
+    text = str(name)
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return f"{text[:half]}…{text[len(text) - (limit - 1 - half) :]}"
+
+
+def finite_limits(values: np.ndarray) -> tuple[float, float] | None:
+    """Axis limits for values that may be huge (±1e308): a 5 % margin that
+    never overflows; None when there is nothing finite to show."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return None
+    quarter = np.finfo(np.float64).max / 4
+    # the tick locator needs a finite span: beyond ±max/4 values leave the axes
+    lo, hi = max(float(v.min()), -quarter), min(float(v.max()), quarter)
+    span = hi - lo
+    if span == 0:
+        pad = max(abs(lo) * 0.05, 0.5)
+        return lo - pad, hi + pad
+    return lo - 0.05 * span, hi + 0.05 * span
+
+
+def _text_bbox(fig: Figure, renderer):
+    """Union of the axes frames and every text and legend (not the data
+    artists: measuring thousands of markers is slow and they stay inside)."""
+    from matplotlib.transforms import Bbox
+
+    boxes = []
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        extra = [*ax.texts, *([ax.get_legend()] if ax.get_legend() else [])]
+        boxes.append(ax.get_tightbbox(renderer, bbox_extra_artists=extra))
+    for artist in [*fig.texts, *fig.legends]:
+        if artist.get_visible():
+            boxes.append(artist.get_window_extent(renderer))
+    boxes = [b for b in boxes if b is not None and b.width >= 0]
+    return Bbox.union(boxes).transformed(fig.dpi_scale_trans.inverted())
+
+
+def fit_to_text(fig: Figure, *, pad: float = FIT_PAD) -> Figure:
+    """Resize the figure so every text (tick labels, titles, legends) lies
+    inside it.
+
+    Axes keep their size in inches and move with the new margins; this is what
+    ``savefig(bbox_inches="tight")`` does on export, made permanent so the
+    figure itself (and any check of it) has no clipped text.
+    """
+    fig.set_layout_engine(None)
+    # One pass: axes keep their size, so their text keeps its extent around
+    # them; figure texts are moved with the margins below.
+    for _ in range(1):
+        renderer = fig.canvas.get_renderer()
+        box = _text_bbox(fig, renderer)
+        width, height = fig.get_size_inches()
+        left, bottom = pad - box.x0, pad - box.y0
+        right, top = box.x1 + pad - width, box.y1 + pad - height
+        if max(abs(left), abs(bottom), abs(right), abs(top)) < 0.02:
+            break
+        new_w, new_h = width + left + right, height + bottom + top
+        moves = []
+        for ax in fig.axes:
+            p = ax.get_position()
+            moves.append(
+                (
+                    ax,
+                    [
+                        (p.x0 * width + left) / new_w,
+                        (p.y0 * height + bottom) / new_h,
+                        p.width * width / new_w,
+                        p.height * height / new_h,
+                    ],
+                )
+            )
+        texts = [
+            (t, t.get_position())
+            for t in fig.texts
+            if t.get_transform() == fig.transFigure
+        ]
+        fig.set_size_inches(new_w, new_h)
+        for ax, pos in moves:
+            ax.set_position(pos)
+        for t, (x, y) in texts:
+            t.set_position(((x * width + left) / new_w, (y * height + bottom) / new_h))
+    return fig
 
 
 def new_figure(width: float, height: float) -> Figure:
@@ -111,24 +227,27 @@ def rotate_labels(ax, n: int) -> None:
 def figure_png(fig: Figure, *, dpi: int = 150) -> bytes:
     """PNG bytes; no software or date metadata, so equal figures give equal bytes."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    with matplotlib.rc_context(PLAIN_TEXT), np.errstate(**_FLOAT_LIMITS):
+        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
     return buf.getvalue()
 
 
 def figure_pdf(fig: Figure) -> bytes:
-    """Vector PDF bytes without creation date or producer."""
+    """Vector PDF bytes without creation date or producer; text stays text
+    (matplotlib's default Type 3 fonts), so it can be searched and read."""
     buf = io.BytesIO()
-    fig.savefig(
-        buf,
-        format="pdf",
-        metadata={"Creator": None, "Producer": None, "CreationDate": None},
-    )
+    with matplotlib.rc_context(PLAIN_TEXT), np.errstate(**_FLOAT_LIMITS):
+        fig.savefig(
+            buf,
+            format="pdf",
+            metadata={"Creator": None, "Producer": None, "CreationDate": None},
+        )
     return buf.getvalue()
 
 
 def figure_svg(fig: Figure) -> bytes:
     """Vector SVG bytes with a fixed id salt and no date."""
     buf = io.BytesIO()
-    with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT}):
+    with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT, **PLAIN_TEXT}):
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     return buf.getvalue()

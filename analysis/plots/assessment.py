@@ -1,16 +1,21 @@
-"""Plots of the assessment data of one task (seed 000, Figs. 1-3):
+"""Plots of the assessment data of one task or target (seed 000, Figs. 1-3):
 dot-and-box plots, podium plots and ranking heatmaps.
 
-They read the long results table (contract §1) and the task ranking of the
-analysis output (``ranks``), which fixes the order of the algorithms.
+They read the long results table (contract §1) and the ranking of the analysis
+output (``ranks``: the task's, or the target's for a task with targets), which
+fixes the order of the algorithms. A task with targets is drawn per target,
+each in its own case space: a case is missing for an algorithm when it has no
+value *for that target* (as in the descriptive statistics of the report).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 
 from ranking import case_ranks
@@ -18,32 +23,67 @@ from ranking import case_ranks
 from ._style import (
     algorithm_colors,
     axis_width,
+    finite_limits,
+    fit_to_text,
     label_size,
     new_figure,
     ordered,
+    plain_text,
     rotate_labels,
+    short_label,
 )
 
-__all__ = ["dot_box_plot", "podium_plot", "ranking_heatmap", "task_matrix"]
+__all__ = [
+    "dot_box_plot",
+    "draw_dot_box",
+    "draw_heatmap",
+    "draw_podium",
+    "per_case_rank_counts",
+    "podium_plot",
+    "ranking_heatmap",
+    "target_grid",
+    "targets_per_figure",
+    "task_matrix",
+    "task_targets",
+]
+
+
+def task_targets(results: pd.DataFrame, task: str) -> list[str]:
+    """The targets of a task ([""] when it has none), sorted."""
+    frame = results[results["task"] == task]
+    if "target" not in frame.columns:
+        return [""]
+    return sorted(frame["target"].fillna("").astype(str).unique()) or [""]
 
 
 def task_matrix(
-    results: pd.DataFrame, *, task: str, metric: str, algorithms: list[str]
+    results: pd.DataFrame,
+    *,
+    task: str,
+    metric: str,
+    algorithms: list[str],
+    target: str | None = None,
 ) -> np.ndarray:
-    """(cases x algorithms) values of one task and metric; NaN = missing.
-
-    With targets, every (case, target) pair is one row.
-    """
+    """(cases x algorithms) values of one task (or target) and metric; NaN =
+    missing. The cases are those with a value for any algorithm in this task,
+    target and metric, so each target keeps its own case space."""
     frame = results[(results["task"] == task) & (results["metric"] == metric)]
-    if frame.empty:
-        raise ValueError(f"no results for task {task!r} and metric {metric!r}")
-    frame = frame.assign(value=pd.to_numeric(frame["value"], errors="coerce"))
-    index = ["case"]
     if "target" in frame.columns:
-        frame = frame.assign(target=frame["target"].fillna("").astype(str))
-        index.append("target")
-    wide = frame.pivot_table(
-        index=index, columns="algorithm", values="value", aggfunc="first", dropna=False
+        targets = frame["target"].fillna("").astype(str)
+        if target is None and targets.nunique() > 1:
+            raise ValueError(
+                f"task {task!r} has targets; a figure shows one target at a time"
+            )
+        if target is not None:
+            frame = frame[targets == target]
+    elif target:
+        raise ValueError(f"task {task!r} has no targets")
+    if frame.empty:
+        where = f"task {task!r}" + (f", target {target!r}" if target else "")
+        raise ValueError(f"no results for {where} and metric {metric!r}")
+    values = pd.to_numeric(frame["value"], errors="coerce")
+    wide = frame.assign(value=values).pivot_table(
+        index="case", columns="algorithm", values="value", aggfunc="first", dropna=False
     )
     wide = wide.reindex(columns=algorithms)
     return wide.to_numpy(dtype=np.float64)
@@ -54,12 +94,90 @@ def _title(fig: Figure, text: str | None) -> None:
         fig.suptitle(text, fontsize=10)
 
 
+def _where(task: str, target: str | None) -> str:
+    return f"{task} / {target}" if target else task
+
+
+def _case_labels(x: np.ndarray, algs: list[str]) -> list[str]:
+    labels = []
+    for j, a in enumerate(algs):
+        n_missing = int(np.isnan(x[:, j]).sum())
+        name = short_label(a)
+        labels.append(f"{name} ({n_missing} missing)" if n_missing else name)
+    return labels
+
+
+def _box_stats(values: np.ndarray) -> dict[str, float] | None:
+    """Quartiles and 1.5 × IQR whiskers, computed so that values near the
+    float limits (±1e308) clip to the largest finite number, never overflow."""
+    if values.size == 0:
+        return None
+    big = np.finfo(np.float64).max
+    with np.errstate(over="ignore", invalid="ignore"):
+        q1, med, q3 = np.percentile(values, [25, 50, 75])
+        iqr = q3 - q1
+        low, high = q1 - 1.5 * iqr, q3 + 1.5 * iqr
+    inside = values[(values >= low) & (values <= high)]
+    if inside.size == 0 or not np.isfinite(iqr):
+        inside = values
+    stats = {
+        "q1": q1,
+        "med": med,
+        "q3": q3,
+        "whislo": inside.min(),
+        "whishi": inside.max(),
+    }
+    return {
+        k: float(np.clip(np.nan_to_num(v, nan=0.0), -big, big))
+        for k, v in stats.items()
+    }
+
+
+def draw_dot_box(ax, x: np.ndarray, algs: list[str], *, metric: str) -> None:
+    """Boxes and jittered case dots of a (cases x algorithms) matrix."""
+    colors = algorithm_colors(algs)
+    data = [col[~np.isnan(col)] for col in x.T]
+    stats = [_box_stats(v) for v in data]
+    ax.bxp(
+        [s for s in stats if s],
+        positions=[j for j, s in enumerate(stats) if s],
+        widths=0.6,
+        showfliers=False,
+        medianprops={"color": "black"},
+    )
+    rng = np.random.default_rng(0)
+    size = 3.5 if x.shape[0] <= 100 else 2.0
+    for j, values in enumerate(data):
+        # Line2D markers: the PDF writes one marker shape and its positions,
+        # several times faster than a scatter collection.
+        jitter = rng.uniform(-0.2, 0.2, size=values.size)
+        ax.plot(
+            j + jitter,
+            values,
+            "o",
+            markersize=size,
+            markeredgewidth=0,
+            color=colors[algs[j]],
+            alpha=0.6,
+        )
+    ax.set_xticks(np.arange(len(algs)), _case_labels(x, algs))
+    rotate_labels(ax, len(algs))
+    ax.set_xlim(-0.6, len(algs) - 0.4)
+    limits = finite_limits(x)
+    if limits:
+        ax.set_ylim(*limits)
+    ax.set_ylabel(short_label(metric))
+    ax.grid(axis="y", alpha=0.3)
+
+
+@plain_text
 def dot_box_plot(
     results: pd.DataFrame,
     *,
     task: str,
     metric: str,
     ranks: Mapping[str, float | None],
+    target: str | None = None,
     top_k: int | None = None,
     title: str | None = None,
 ) -> Figure:
@@ -69,37 +187,13 @@ def dot_box_plot(
     drawn and their count is printed under the algorithm's name.
     """
     algs = ordered(ranks, top_k=top_k)
-    x = task_matrix(results, task=task, metric=metric, algorithms=algs)
-    colors = algorithm_colors(algs)
-    fig = new_figure(axis_width(len(algs), per_item=0.3), 4.2)
+    x = task_matrix(results, task=task, metric=metric, algorithms=algs, target=target)
+    fig = new_figure(axis_width(len(algs), per_item=0.22), 3.6)
     ax = fig.add_subplot()
-    data = [col[~np.isnan(col)] for col in x.T]
-    ax.boxplot(
-        data,
-        positions=np.arange(len(algs)),
-        widths=0.6,
-        showfliers=False,
-        medianprops={"color": "black"},
-    )
-    rng = np.random.default_rng(0)
-    dot = 12 if x.shape[0] <= 100 else 4
-    for j, values in enumerate(data):
-        jitter = rng.uniform(-0.2, 0.2, size=values.size)
-        ax.scatter(
-            j + jitter, values, s=dot, color=colors[algs[j]], alpha=0.6, linewidths=0
-        )
-    labels = []
-    for j, a in enumerate(algs):
-        n_missing = int(np.isnan(x[:, j]).sum())
-        labels.append(f"{a}\n({n_missing} missing)" if n_missing else a)
-    ax.set_xticks(np.arange(len(algs)), labels)
-    rotate_labels(ax, len(algs))
-    ax.set_ylabel(metric)
+    draw_dot_box(ax, x, algs, metric=metric)
     ax.set_xlabel("Algorithm (ordered by rank)")
-    ax.grid(axis="y", alpha=0.3)
-    _title(fig, title or f"{task}: {metric} per algorithm")
-    fig.tight_layout()
-    return fig
+    _title(fig, title or f"{_where(task, target)}: {metric} per algorithm")
+    return fit_to_text(fig)
 
 
 def _podium_places(x: np.ndarray, higher_is_better: bool) -> np.ndarray:
@@ -114,6 +208,68 @@ def _podium_places(x: np.ndarray, higher_is_better: bool) -> np.ndarray:
     return places
 
 
+def draw_podium(
+    top, bottom, x: np.ndarray, algs: list[str], *, metric: str, higher_is_better: bool
+) -> None:
+    """The podium (top axes) and the share of places (bottom axes)."""
+    m = len(algs)
+    places = _podium_places(x, higher_is_better)
+    colors = algorithm_colors(algs)
+    offsets = (np.arange(m) - (m - 1) / 2) / (m + 1)
+    xs = places - 1 + offsets[None, :]
+    segments = []
+    for i in range(x.shape[0]):
+        order = np.argsort(places[i])
+        present = ~np.isnan(x[i, order])
+        segments.append(np.column_stack([xs[i, order][present], x[i, order][present]]))
+    top.add_collection(
+        LineCollection(segments, colors="0.6", linewidths=0.5, alpha=0.5)
+    )
+    for j, a in enumerate(algs):
+        present = ~np.isnan(x[:, j])
+        top.plot(
+            xs[present, j],
+            x[present, j],
+            "o",
+            markersize=3,
+            markeredgewidth=0,
+            color=colors[a],
+            zorder=3,
+        )
+    top.set_xlim(-0.6, m - 0.4)
+    limits = finite_limits(x)
+    if limits:
+        top.set_ylim(*limits)
+    top.set_ylabel(short_label(metric))
+    n = max(1, x.shape[0])
+    width = 1.0 / (m + 1)
+    for j, a in enumerate(algs):
+        freq = np.bincount(places[:, j] - 1, minlength=m)[:m] / n
+        bottom.bar(np.arange(m) + offsets[j], freq, width=width, color=colors[a])
+    bottom.set_ylabel("share of cases")
+    bottom.set_xticks(np.arange(m), [str(p) for p in range(1, m + 1)])
+    bottom.set_xlabel("Podium place (per-case rank)")
+    for label in bottom.get_xticklabels():
+        label.set_fontsize(label_size(m))
+
+
+def _legend(ax, algs: list[str]) -> None:
+    """The algorithm colours, right of the axes."""
+    colors = algorithm_colors(algs)
+    handles = [
+        ax.scatter([], [], s=20, color=colors[a], label=short_label(a)) for a in algs
+    ]
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        ncol=max(1, len(algs) // 14 + 1),
+        fontsize=label_size(len(algs)),
+        frameon=False,
+    )
+
+
+@plain_text
 def podium_plot(
     results: pd.DataFrame,
     *,
@@ -121,6 +277,7 @@ def podium_plot(
     metric: str,
     ranks: Mapping[str, float | None],
     higher_is_better: bool,
+    target: str | None = None,
     top_k: int | None = None,
     title: str | None = None,
 ) -> Figure:
@@ -132,73 +289,19 @@ def podium_plot(
     """
     algs = ordered(ranks, top_k=top_k)
     m = len(algs)
-    x = task_matrix(results, task=task, metric=metric, algorithms=algs)
-    places = _podium_places(x, higher_is_better)
-    colors = algorithm_colors(algs)
-    fig = new_figure(axis_width(m, per_item=0.55, minimum=6.0), 6.0)
+    x = task_matrix(results, task=task, metric=metric, algorithms=algs, target=target)
+    fig = new_figure(axis_width(m, per_item=0.45, minimum=5.5), 5.0)
     top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
-    offsets = (np.arange(m) - (m - 1) / 2) / (m + 1)
-    xs = places - 1 + offsets[None, :]
-    for i in range(x.shape[0]):
-        order = np.argsort(places[i])
-        present = ~np.isnan(x[i, order])
-        top.plot(
-            xs[i, order][present],
-            x[i, order][present],
-            color="0.6",
-            linewidth=0.5,
-            alpha=0.5,
-        )
-    for j, a in enumerate(algs):
-        present = ~np.isnan(x[:, j])
-        top.scatter(
-            xs[present, j],
-            x[present, j],
-            s=10,
-            color=colors[a],
-            label=a,
-            zorder=3,
-            linewidths=0,
-        )
-    top.set_ylabel(metric)
-    top.legend(
-        fontsize=label_size(m),
-        ncol=max(1, m // 12 + 1),
-        loc="upper left",
-        bbox_to_anchor=(1.0, 1.0),
-        frameon=False,
-    )
-    n = x.shape[0]
-    width = 1.0 / (m + 1)
-    for j, a in enumerate(algs):
-        freq = np.array([(places[:, j] == p).sum() for p in range(1, m + 1)]) / n
-        bottom.bar(np.arange(m) + offsets[j], freq, width=width, color=colors[a])
-    bottom.set_ylabel("share of cases")
-    bottom.set_xticks(np.arange(m), [str(p) for p in range(1, m + 1)])
-    bottom.set_xlabel("Podium place (per-case rank)")
-    for label in bottom.get_xticklabels():
-        label.set_fontsize(label_size(m))
-    _title(fig, title or f"{task}: podium plot ({metric})")
-    fig.tight_layout()
-    return fig
+    draw_podium(top, bottom, x, algs, metric=metric, higher_is_better=higher_is_better)
+    _legend(top, algs)
+    _title(fig, title or f"{_where(task, target)}: podium plot ({metric})")
+    return fit_to_text(fig)
 
 
-def ranking_heatmap(
-    results: pd.DataFrame,
-    *,
-    task: str,
-    metric: str,
-    ranks: Mapping[str, float | None],
-    higher_is_better: bool,
-    top_k: int | None = None,
-    title: str | None = None,
-) -> Figure:
-    """Ranking heatmap (seed 000 Fig. 3): cell (rank i, algorithm A) counts the
-    cases in which A had per-case rank i (ties: minimum rank; missing results
-    ranked last). Algorithms are ordered by the task ranking."""
-    algs = ordered(ranks, top_k=top_k)
-    m = len(algs)
-    x = task_matrix(results, task=task, metric=metric, algorithms=algs)
+def per_case_rank_counts(x: np.ndarray, *, higher_is_better: bool) -> np.ndarray:
+    """(rank x algorithm) number of cases with that per-case rank (ties: min,
+    missing results ranked last)."""
+    m = x.shape[1]
     per_case = case_ranks(
         x, ties="min", higher_is_better=higher_is_better, missing="last_rank"
     )
@@ -207,18 +310,124 @@ def ranking_heatmap(
         values, freq = np.unique(per_case[:, j], return_counts=True)
         for v, c in zip(values, freq, strict=True):
             counts[int(v) - 1, j] = c
-    size = max(4.0, 1.5 + 0.22 * m)
-    fig = new_figure(size + 1.2, size)
-    ax = fig.add_subplot()
-    image = ax.imshow(counts, cmap="viridis_r", aspect="auto", origin="upper")
-    fig.colorbar(image, ax=ax, label="number of cases")
-    ax.set_xticks(np.arange(m), algs)
+    return counts
+
+
+def draw_heatmap(ax, x: np.ndarray, algs: list[str], *, higher_is_better: bool):
+    m = len(algs)
+    counts = per_case_rank_counts(x, higher_is_better=higher_is_better)
+    # interpolation "none": the PDF embeds one pixel per cell, drawn as vectors
+    image = ax.imshow(
+        counts, cmap="viridis_r", aspect="auto", origin="upper", interpolation="none"
+    )
+    ax.set_xticks(np.arange(m), [short_label(a) for a in algs])
     ax.set_yticks(np.arange(m), [str(i) for i in range(1, m + 1)])
     rotate_labels(ax, m)
     for label in ax.get_yticklabels():
         label.set_fontsize(label_size(m))
-    ax.set_xlabel("Algorithm (ordered by task rank)")
     ax.set_ylabel("Per-case rank")
-    _title(fig, title or f"{task}: ranking heatmap ({metric})")
-    fig.tight_layout()
-    return fig
+    return image
+
+
+@plain_text
+def ranking_heatmap(
+    results: pd.DataFrame,
+    *,
+    task: str,
+    metric: str,
+    ranks: Mapping[str, float | None],
+    higher_is_better: bool,
+    target: str | None = None,
+    top_k: int | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Ranking heatmap (seed 000 Fig. 3): cell (rank i, algorithm A) counts the
+    cases in which A had per-case rank i (ties: minimum rank; missing results
+    ranked last). Algorithms are ordered by the task ranking."""
+    algs = ordered(ranks, top_k=top_k)
+    m = len(algs)
+    x = task_matrix(results, task=task, metric=metric, algorithms=algs, target=target)
+    size = max(3.2, 1.0 + 0.16 * m)
+    fig = new_figure(size + 1.0, size)
+    ax = fig.add_subplot()
+    image = draw_heatmap(ax, x, algs, higher_is_better=higher_is_better)
+    fig.colorbar(image, ax=ax, label="number of cases")
+    ax.set_xlabel("Algorithm (ordered by task rank)")
+    _title(fig, title or f"{_where(task, target)}: ranking heatmap ({metric})")
+    return fit_to_text(fig)
+
+
+def targets_per_figure(m: int) -> int:
+    """Target panels per figure for m algorithms: small multiples while the
+    panels stay readable, one per figure at 40 algorithms."""
+    return 6 if m <= 10 else 4 if m <= 16 else 2 if m <= 25 else 1
+
+
+@plain_text
+def target_grid(
+    kind: str,
+    results: pd.DataFrame,
+    *,
+    task: str,
+    metric: str,
+    targets: Mapping[str, Mapping[str, Any]],
+    higher_is_better: bool = True,
+    top_k: int | None = None,
+    title: str | None = None,
+) -> Figure:
+    """One panel per target of a task (dot_box, podium, heatmap or
+    significance), each in the target's own case space and rank order."""
+    from .uncertainty import draw_significance
+
+    names = list(targets)
+    m = len(ordered(targets[names[0]]["ranks"], top_k=top_k))
+    cols = min(len(names), 2 if m <= 10 and kind != "podium" else 1)
+    rows = -(-len(names) // cols)
+    if kind == "dot_box":
+        panel = (axis_width(m, per_item=0.22, minimum=3.2), 2.6)
+    elif kind == "podium":
+        panel = (axis_width(m, per_item=0.4, minimum=3.4), 3.6)
+    else:
+        side = max(2.6, 0.9 + 0.15 * m)
+        panel = (side + (0.6 if kind == "heatmap" else 0.0), side)
+    fig = new_figure(cols * panel[0], rows * panel[1] + 0.5)
+    wspace = {"heatmap": 1.0, "significance": 0.7}.get(kind, 0.45)
+    grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace)
+    image = None
+    for i, name in enumerate(names):
+        spec = grid[i // cols, i % cols]
+        algs = ordered(targets[name]["ranks"], top_k=top_k)
+        if kind == "significance":
+            ax = fig.add_subplot(spec)
+            draw_significance(ax, targets[name], algs)
+        else:
+            x = task_matrix(
+                results, task=task, metric=metric, algorithms=algs, target=name
+            )
+            if kind == "dot_box":
+                ax = fig.add_subplot(spec)
+                draw_dot_box(ax, x, algs, metric=metric)
+            elif kind == "podium":
+                inner = spec.subgridspec(2, 1, height_ratios=[3, 1], hspace=0.1)
+                ax = fig.add_subplot(inner[0])
+                bottom = fig.add_subplot(inner[1], sharex=ax)
+                ax.tick_params(labelbottom=False)
+                draw_podium(
+                    ax,
+                    bottom,
+                    x,
+                    algs,
+                    metric=metric,
+                    higher_is_better=higher_is_better,
+                )
+            elif kind == "heatmap":
+                ax = fig.add_subplot(spec)
+                image = draw_heatmap(ax, x, algs, higher_is_better=higher_is_better)
+                fig.colorbar(image, ax=ax, label="cases")
+            else:
+                raise ValueError(f"unknown figure kind {kind!r}")
+        ax.set_title(f"Target {short_label(name, 40)}", fontsize=9)
+        if kind == "podium" and i == 0:
+            _legend(ax, algs)
+    _title(fig, title or f"{task}: {kind.replace('_', ' ')} per target ({metric})")
+    return fit_to_text(fig)

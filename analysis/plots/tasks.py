@@ -10,7 +10,7 @@ ordered by the consensus ranking, or by their mean task rank without one.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,15 +23,23 @@ from ranking import spearman_footrule
 from ._style import (
     algorithm_colors,
     axis_width,
+    fit_to_text,
     label_size,
     new_figure,
     ordered,
     palette,
+    plain_text,
     rotate_labels,
+    short_label,
 )
 from .uncertainty import draw_blobs
 
+# Dendrogram and network compare task rankings: with two tasks there is
+# nothing to cluster (one distance), so they start at three.
+MIN_TASKS_FOR_SIMILARITY = 3
+
 __all__ = [
+    "MIN_TASKS_FOR_SIMILARITY",
     "bootstrap_blobs_per_algorithm",
     "bootstrap_blobs_per_task",
     "consensus_order",
@@ -67,18 +75,25 @@ def _grid(n: int) -> tuple[int, int]:
 
 
 def _grid_layout(fig: Figure, rows: int, *, bottom: float = 0.0) -> None:
-    """Fixed margins for panel grids (``tight_layout`` is slow with 40 panels)."""
+    """Fixed margins for panel grids (``tight_layout`` is slow with 40 panels),
+    then the figure is fitted around its text."""
     height = fig.get_figheight()
     fig.subplots_adjust(
         left=0.06,
         right=0.98,
         top=1 - 0.8 / height,
         bottom=(0.45 + bottom) / height,
-        hspace=0.9 if rows > 1 else 0.2,
-        wspace=0.3,
+        hspace=1.1 if rows > 1 else 0.2,
+        wspace=0.35,
     )
+    fit_to_text(fig)
 
 
+def _panels(names: list[str], only: Sequence[str] | None) -> list[str]:
+    return names if only is None else [n for n in names if n in set(only)]
+
+
+@plain_text
 def rank_blobs_across_tasks(
     key_block: Mapping[str, Any], *, top_k: int | None = None, title: str | None = None
 ) -> Figure:
@@ -115,8 +130,7 @@ def rank_blobs_across_tasks(
     rotate_labels(ax, len(algs))
     ax.set_xlabel("Algorithm (ordered by consensus)")
     fig.suptitle(title or f"Ranks across {len(tasks)} tasks", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return fit_to_text(fig)
 
 
 def _require_bootstrap(tasks: Mapping[str, Any]) -> None:
@@ -124,19 +138,26 @@ def _require_bootstrap(tasks: Mapping[str, Any]) -> None:
         raise ValueError("every task needs bootstrap results (bootstrap = 0)")
 
 
+@plain_text
 def bootstrap_blobs_per_algorithm(
-    key_block: Mapping[str, Any], *, top_k: int | None = None, title: str | None = None
+    key_block: Mapping[str, Any],
+    *,
+    top_k: int | None = None,
+    only: Sequence[str] | None = None,
+    title: str | None = None,
 ) -> Figure:
     """One panel per algorithm, tasks on the x axis, bootstrap rank blobs
-    coloured by task (seed 000 Fig. 17a: strengths and weaknesses)."""
+    coloured by task (seed 000 Fig. 17a: strengths and weaknesses).
+    ``only`` draws a subset of the panels (a report splits large grids)."""
     tasks = key_block["tasks"]
     _require_bootstrap(tasks)
-    algs = consensus_order(key_block, top_k=top_k)
+    algs = _panels(consensus_order(key_block, top_k=top_k), only)
     names = list(tasks)
     colors = palette(len(names))
     m_all = len(next(iter(tasks.values()))["ranks"])
-    rows, cols = _grid(len(algs))
-    fig = new_figure(cols * max(2.2, 0.35 * len(names) + 1.0), rows * 2.4 + 0.6)
+    cols = min(len(algs), 4 if len(names) <= 8 else 3 if len(names) <= 14 else 2)
+    rows = math.ceil(len(algs) / cols)
+    fig = new_figure(cols * max(2.2, 0.2 * len(names) + 1.0), rows * 2.4 + 0.6)
     axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False).ravel())
     for ax, a in zip(axes, algs, strict=False):
         draw_blobs(
@@ -147,9 +168,11 @@ def bootstrap_blobs_per_algorithm(
             summaries=[tasks[t]["bootstrap"][a] for t in names],
             max_rank=m_all,
         )
-        ax.set_title(a, fontsize=8)
+        ax.set_title(short_label(a), fontsize=8)
         ax.tick_params(labelsize=6)
         rotate_labels(ax, max(7, len(names)))
+        for label in ax.get_xticklabels():
+            label.set_fontsize(6)
     for ax in axes[len(algs) :]:
         ax.set_visible(False)
     fig.suptitle(title or "Bootstrap ranks per algorithm across tasks", fontsize=10)
@@ -157,20 +180,27 @@ def bootstrap_blobs_per_algorithm(
     return fig
 
 
+@plain_text
 def bootstrap_blobs_per_task(
-    key_block: Mapping[str, Any], *, top_k: int | None = None, title: str | None = None
+    key_block: Mapping[str, Any],
+    *,
+    top_k: int | None = None,
+    only: Sequence[str] | None = None,
+    title: str | None = None,
 ) -> Figure:
     """One panel per task, algorithms (consensus order) on the x axis, bootstrap
-    rank blobs (seed 000 Fig. 17b: which tasks separate algorithms well)."""
-    tasks = key_block["tasks"]
-    _require_bootstrap(tasks)
+    rank blobs (seed 000 Fig. 17b: which tasks separate algorithms well).
+    ``only`` draws a subset of the tasks (a report splits large grids)."""
+    all_tasks = key_block["tasks"]
+    _require_bootstrap(all_tasks)
+    tasks = {t: all_tasks[t] for t in _panels(list(all_tasks), only)}
     algs = consensus_order(key_block, top_k=top_k)
     colors = algorithm_colors(algs)
-    m_all = len(next(iter(tasks.values()))["ranks"])
-    rows, cols = _grid(len(tasks))
-    cols = min(cols, 3)
+    m_all = len(next(iter(all_tasks.values()))["ranks"])
+    cols = min(len(tasks), 3 if len(algs) <= 10 else 2 if len(algs) <= 20 else 1)
     rows = math.ceil(len(tasks) / cols)
-    fig = new_figure(cols * axis_width(len(algs), minimum=3.0), rows * 3.0 + 0.6)
+    width = axis_width(len(algs), per_item=0.2, minimum=3.0)
+    fig = new_figure(cols * width, rows * max(2.6, 1.2 + 0.06 * m_all) + 0.6)
     axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False).ravel())
     for ax, (name, block) in zip(axes, tasks.items(), strict=False):
         draw_blobs(
@@ -181,23 +211,29 @@ def bootstrap_blobs_per_task(
             summaries=[block["bootstrap"][a] for a in algs],
             max_rank=m_all,
         )
-        ax.set_title(name, fontsize=9)
+        ax.set_title(short_label(name, 40), fontsize=9)
         rotate_labels(ax, len(algs))
     for ax in axes[len(tasks) :]:
         ax.set_visible(False)
     fig.suptitle(title or "Bootstrap ranks per task", fontsize=10)
-    fig.tight_layout()
+    _grid_layout(fig, rows)
     return fig
 
 
+@plain_text
 def stacked_frequency_plot(
-    key_block: Mapping[str, Any], *, top_k: int | None = None, title: str | None = None
+    key_block: Mapping[str, Any],
+    *,
+    top_k: int | None = None,
+    only: Sequence[str] | None = None,
+    title: str | None = None,
 ) -> Figure:
     """One panel per algorithm: the share of bootstrap samples at each rank,
-    stacked by task (each task contributes 1 / number of tasks)."""
+    stacked by task (each task contributes 1 / number of tasks). ``only``
+    draws a subset of the panels (a report splits large grids)."""
     tasks = key_block["tasks"]
     _require_bootstrap(tasks)
-    algs = consensus_order(key_block, top_k=top_k)
+    algs = _panels(consensus_order(key_block, top_k=top_k), only)
     names = list(tasks)
     colors = palette(len(names))
     m_all = len(next(iter(tasks.values()))["ranks"])
@@ -214,7 +250,7 @@ def stacked_frequency_plot(
                 heights[index] += share / len(names)
             ax.bar(rank_axis, heights, bottom=base, color=color, width=0.9, label=t)
             base += heights
-        ax.set_title(a, fontsize=8)
+        ax.set_title(short_label(a), fontsize=8)
         ax.tick_params(labelsize=6)
         ax.set_ylim(0, 1)
     for ax in axes[len(algs) :]:
@@ -222,14 +258,14 @@ def stacked_frequency_plot(
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(
         handles,
-        labels,
+        [short_label(x) for x in labels],
         loc="lower center",
-        ncol=min(len(names), 8),
+        ncol=min(len(names), 5),
         fontsize=label_size(len(names)),
         frameon=False,
     )
     fig.suptitle(title or "Bootstrap rank frequencies, stacked by task", fontsize=10)
-    _grid_layout(fig, rows, bottom=0.6)
+    _grid_layout(fig, rows, bottom=0.25 * math.ceil(len(names) / 5) + 0.3)
     return fig
 
 
@@ -251,18 +287,23 @@ def task_distances(key_block: Mapping[str, Any]) -> tuple[list[str], np.ndarray]
     return names, d
 
 
+def _require_tasks(names: list[str], what: str) -> None:
+    if len(names) < MIN_TASKS_FOR_SIMILARITY:
+        raise ValueError(f"a {what} needs at least {MIN_TASKS_FOR_SIMILARITY} tasks")
+
+
+@plain_text
 def task_dendrogram(
     key_block: Mapping[str, Any], *, title: str | None = None
 ) -> Figure:
     """Dendrogram of the tasks: complete linkage on Spearman's footrule
     between their rankings (seed 000 Fig. 8a)."""
     names, d = task_distances(key_block)
-    if len(names) < 2:
-        raise ValueError("a dendrogram needs at least two tasks")
+    _require_tasks(names, "dendrogram")
     z = linkage(squareform(d, checks=False), method="complete")
     fig = new_figure(axis_width(len(names), per_item=0.45), 4.0)
     ax = fig.add_subplot()
-    tree = dendrogram(z, labels=names, no_plot=True)
+    tree = dendrogram(z, labels=[short_label(n) for n in names], no_plot=True)
     for xs, ys in zip(tree["icoord"], tree["dcoord"], strict=True):
         ax.plot(xs, ys, color="0.2", linewidth=1.2)
     leaves = tree["ivl"]
@@ -272,24 +313,40 @@ def task_dendrogram(
     rotate_labels(ax, len(names))
     ax.set_ylabel("Spearman's footrule (complete linkage)")
     fig.suptitle(title or "Similarity of task rankings", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return fit_to_text(fig)
 
 
+def similarity_layout(d: np.ndarray) -> np.ndarray:
+    """2-D positions whose distances follow ``d`` (classical multidimensional
+    scaling), scaled to the unit disc; similar tasks end up close together."""
+    n = d.shape[0]
+    centre = np.eye(n) - np.ones((n, n)) / n
+    b = -0.5 * centre @ (d.astype(np.float64) ** 2) @ centre
+    values, vectors = np.linalg.eigh(b)
+    order = np.argsort(values)[::-1][:2]
+    xy = vectors[:, order] * np.sqrt(np.clip(values[order], 0.0, None))[None, :]
+    xy = xy * np.where(xy.sum(axis=0) < 0, -1.0, 1.0)[None, :]  # fixed orientation
+    radius = float(np.abs(xy).max())
+    return xy / radius if radius > 0 else xy
+
+
+@plain_text
 def task_network(key_block: Mapping[str, Any], *, title: str | None = None) -> Figure:
-    """Network graph of the tasks (seed 000 Fig. 8b, simplified): tasks on a
-    circle, edges thicker and darker the more similar the rankings (1 − footrule
-    / its maximum ⌊m²/2⌋); a node is coloured by its winner when the task has
-    exactly one first-ranked algorithm, white otherwise."""
+    """Network graph of the tasks (seed 000 Fig. 8b): tasks placed by the
+    similarity of their rankings (multidimensional scaling of Spearman's
+    footrule), edges thicker and darker the more similar the rankings
+    (1 − footrule / its maximum ⌊m²/2⌋); a node is coloured by its winner when
+    the task has exactly one first-ranked algorithm, white otherwise."""
     names, d = task_distances(key_block)
+    _require_tasks(names, "network")
     tasks = key_block["tasks"]
     algs = consensus_order(key_block)
     m = len(algs)
     similarity = 1.0 - d / max(1.0, float(m * m // 2))
     n = len(names)
-    angle = np.pi / 2 - 2 * np.pi * np.arange(n) / max(n, 1)
-    xs, ys = np.cos(angle), np.sin(angle)
-    fig = new_figure(6.5, 5.5)
+    xy = similarity_layout(d)
+    xs, ys = xy[:, 0], xy[:, 1]
+    fig = new_figure(5.5, 4.6)
     ax = fig.add_subplot()
     for i in range(n):
         for j in range(i + 1, n):
@@ -313,26 +370,34 @@ def task_network(key_block: Mapping[str, Any], *, title: str | None = None) -> F
         face = colors[first[0]] if len(first) == 1 else "white"
         if len(first) == 1:
             winners[first[0]] = face
-        ax.scatter([xs[i]], [ys[i]], s=500, color=face, edgecolors="black", zorder=2)
+        ax.scatter([xs[i]], [ys[i]], s=220, color=face, edgecolors="black", zorder=2)
         ax.annotate(
-            t,
-            (xs[i] * 1.18, ys[i] * 1.18),
+            short_label(t),
+            (xs[i], ys[i]),
+            xytext=(0, 9),
+            textcoords="offset points",
             ha="center",
-            va="center",
+            va="bottom",
             fontsize=label_size(n),
+            zorder=3,
         )
     for a, face in sorted(winners.items()):
-        ax.scatter([], [], s=60, color=face, edgecolors="black", label=f"winner: {a}")
-    if winners:
-        ax.legend(
-            loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False
+        ax.scatter(
+            [],
+            [],
+            s=60,
+            color=face,
+            edgecolors="black",
+            label=f"winner: {short_label(a)}",
         )
-    ax.set_xlim(-1.4, 1.4)
-    ax.set_ylim(-1.4, 1.4)
+    ax.scatter([], [], s=60, color="white", edgecolors="black", label="tied winners")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False)
+    ax.set_xlim(-1.25, 1.25)
+    ax.set_ylim(-1.25, 1.25)
     ax.set_aspect("equal")
     ax.axis("off")
     fig.suptitle(
-        title or "Network of tasks (edge width: ranking similarity)", fontsize=10
+        title or "Network of tasks (position and edge width: ranking similarity)",
+        fontsize=10,
     )
-    fig.tight_layout()
-    return fig
+    return fit_to_text(fig)

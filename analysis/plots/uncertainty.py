@@ -2,11 +2,9 @@
 blob plots of bootstrap ranks, violin plots of Kendall's τ, significance maps
 and line plots of the ranks under alternative ranking schemes.
 
-They read one task block of the analysis output (contract §3). Only the
-violin plot needs more than the output keeps (the output summarises τ by its
-median and 2.5/97.5 percentiles): :func:`bootstrap_kendall_taus` recomputes the
-τ samples with the engine's own functions, the executed scheme and the seed of
-the output, i.e. exactly the bootstrap samples the output summarises.
+They read one task (or target) block of the analysis output (contract §3) and
+nothing else: the violins draw the stored quantiles of the τ samples
+(``kendall_tau_quantiles``), so no figure re-runs a bootstrap.
 """
 
 from __future__ import annotations
@@ -15,66 +13,32 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import pandas as pd
+from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
-
-from ranking import kendall_tau_b, parse_scheme, validate_results
-from ranking._core import build_tasks, key_task_ranking
-from ranking.output import scheme_groups
-from ranking.plan import bootstrap_block_ranks, prepare_analysis
 
 from ._style import (
     NOT_SIGNIFICANT,
     SIGNIFICANT,
     algorithm_colors,
     axis_width,
+    fit_to_text,
     label_size,
     new_figure,
     ordered,
     palette,
+    plain_text,
     rotate_labels,
+    short_label,
 )
 
 __all__ = [
     "blob_plot",
-    "bootstrap_kendall_taus",
     "draw_blobs",
+    "draw_significance",
     "kendall_tau_violins",
     "ranking_methods_plot",
     "significance_map",
 ]
-
-
-def bootstrap_kendall_taus(
-    results: pd.DataFrame, output: Mapping[str, Any], *, key: str
-) -> dict[str, np.ndarray]:
-    """Kendall's τ-b of every bootstrap ranking to the full ranking, per task.
-
-    Re-draws the bootstrap samples of :func:`ranking.run_analysis`
-    from the executed scheme(s) of the output (same seed, same number
-    of samples, same replicate blocks), so the median and percentiles of the
-    returned samples are the output's ``kendall_tau`` summary.
-    """
-    frame = results if results.attrs.get("validated") else validate_results(results)
-    out: dict[str, np.ndarray] = {}
-    ranked = set(output["rankings"].get(key, {}).get("tasks", {}))
-    for tasks, scheme_data in scheme_groups(output):
-        tasks = [t for t in tasks if t in ranked]  # this key's tasks only
-        if not tasks:
-            continue
-        scheme = parse_scheme(scheme_data)
-        subset = frame[frame["task"].isin(tasks)]
-        subset.attrs["validated"] = True
-        n_boot, seed = scheme.uncertainty.bootstrap, scheme.uncertainty.seed
-        if not n_boot or seed is None:
-            out.update({t.name: np.empty(0) for t in build_tasks(subset, scheme)})
-            continue
-        prepared = prepare_analysis(subset, scheme)
-        for task in prepared.tasks:
-            full = key_task_ranking(task, prepared.scheme, key, None)[0]
-            boot = bootstrap_block_ranks(prepared, key=key, task=task.name)
-            out[task.name] = np.asarray(kendall_tau_b(full, boot), dtype=np.float64)
-    return out
 
 
 def draw_blobs(
@@ -112,7 +76,8 @@ def draw_blobs(
             ax.scatter(
                 [j], [summary["median"]], marker="x", color="black", s=20, zorder=4
             )
-    ax.set_xticks(np.arange(len(columns)), columns)
+    ax.set_xticks(np.arange(len(columns)), [short_label(c, 40) for c in columns])
+    ax.set_xlim(-0.6, len(columns) - 0.4)
     ax.set_ylim(max_rank + 0.5, 0.5)
     step = 1 if max_rank <= 20 else 5
     ax.set_yticks(
@@ -122,6 +87,7 @@ def draw_blobs(
     ax.set_ylabel("Rank")
 
 
+@plain_text
 def blob_plot(
     task_block: Mapping[str, Any],
     *,
@@ -153,12 +119,12 @@ def blob_plot(
         "Algorithm (task rank above the name)" if len(algs) <= 20 else "Algorithm"
     )
     fig.suptitle(title or "Bootstrap rank distribution", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return fit_to_text(fig)
 
 
+@plain_text
 def kendall_tau_violins(
-    samples: Mapping[str, np.ndarray | None],
+    samples: Mapping[str, Any],
     *,
     summaries: Mapping[str, Mapping[str, Any]] | None = None,
     title: str | None = None,
@@ -166,28 +132,35 @@ def kendall_tau_violins(
     """Violin plots of Kendall's τ between the full ranking and each bootstrap
     ranking (seed 000 Figs. 6 and 18), one violin per label, ordered by median τ.
 
-    Labels without samples are drawn from their summary (median dot and
-    2.5–97.5 % line) when ``summaries`` has one; constant samples (e.g. τ = 1
-    throughout) are drawn as a bar.
+    ``samples`` are τ values or the stored equally spaced quantiles of them
+    (``kendall_tau_quantiles``): either gives the violin's shape. Labels
+    without samples are drawn from their summary (median dot and 2.5–97.5 %
+    line); constant samples (e.g. τ = 1 throughout) are drawn as a bar. The τ
+    axis spans the data, so narrow distributions stay visible.
     """
     summaries = summaries or {}
     labels = list(dict.fromkeys([*samples, *summaries]))
 
+    def values(label: str) -> np.ndarray:
+        raw = samples.get(label)
+        s = np.asarray([] if raw is None else raw, dtype=np.float64)
+        return s[np.isfinite(s)]
+
     def median(label: str) -> float:
-        s = samples.get(label)
-        if s is not None and np.asarray(s).size and not np.all(np.isnan(s)):
-            return float(np.nanmedian(s))
+        s = values(label)
+        if s.size:
+            return float(np.median(s))
         value = (summaries.get(label) or {}).get("median")
         return -2.0 if value is None else float(value)
 
     labels.sort(key=lambda label: (-median(label), label))
-    fig = new_figure(axis_width(len(labels), per_item=0.5, minimum=4.0), 4.0)
+    fig = new_figure(axis_width(len(labels), per_item=0.4, minimum=3.5), 3.2)
     ax = fig.add_subplot()
     colors = palette(len(labels))
+    drawn: list[float] = []
     for j, label in enumerate(labels):
-        raw = samples.get(label)
-        s = np.asarray([] if raw is None else raw, dtype=np.float64)
-        s = s[~np.isnan(s)]
+        s = values(label)
+        drawn += list(s)
         if s.size >= 2 and np.ptp(s) > 0:
             parts = ax.violinplot([s], positions=[j], showmedians=True, widths=0.8)
             for body in parts["bodies"]:
@@ -198,18 +171,48 @@ def kendall_tau_violins(
         else:
             summary = summaries.get(label) or {}
             if summary.get("median") is not None:
+                drawn += [summary["lower"], summary["upper"]]
                 ax.plot([j, j], [summary["lower"], summary["upper"]], color=colors[j])
                 ax.scatter([j], [summary["median"]], color=colors[j], zorder=3)
-    ax.set_xticks(np.arange(len(labels)), labels)
+    ax.set_xticks(np.arange(len(labels)), [short_label(x) for x in labels])
     rotate_labels(ax, len(labels))
-    ax.set_ylim(-1.05, 1.05)
+    low = min([*drawn, 1.0])
+    ax.set_ylim(max(-1.05, low - 0.1 * (1.0 - low) - 0.02), 1.02)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
     ax.set_ylabel("Kendall's τ (full data vs bootstrap)")
     ax.grid(axis="y", alpha=0.3)
     fig.suptitle(title or "Ranking stability: Kendall's τ", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return fit_to_text(fig)
 
 
+def draw_significance(ax, task_block: Mapping[str, Any], algs: list[str]) -> None:
+    """Yellow cell (B row, A column) where A is significantly better than B."""
+    sig = task_block.get("significance") or {}
+    m = len(algs)
+    grid = np.zeros((m, m))
+    for xj, a in enumerate(algs):
+        for yi, b in enumerate(algs):
+            if a != b and sig.get(a, {}).get(b):
+                grid[yi, xj] = 1.0
+    ax.imshow(
+        grid,
+        cmap=ListedColormap([NOT_SIGNIFICANT, SIGNIFICANT]),
+        vmin=0,
+        vmax=1,
+        aspect="equal",
+        interpolation="none",  # one pixel per cell in the PDF
+    )
+    names = [short_label(a) for a in algs]
+    ax.set_xticks(np.arange(m), names)
+    ax.set_yticks(np.arange(m), names)
+    rotate_labels(ax, m)
+    for label in ax.get_yticklabels():
+        label.set_fontsize(label_size(m))
+    ax.set_xlabel("Algorithm A (yellow: A significantly better than B)")
+    ax.set_ylabel("Algorithm B")
+
+
+@plain_text
 def significance_map(
     task_block: Mapping[str, Any],
     *,
@@ -218,39 +221,17 @@ def significance_map(
 ) -> Figure:
     """Significance map (seed 000 Fig. 7): yellow where the algorithm on the
     x axis is significantly better than the one on the y axis, blue elsewhere;
-    both axes ordered by task rank."""
-    sig = task_block.get("significance")
-    if not sig:
+    both axes ordered by rank. For a task with targets, pass a target block."""
+    if not task_block.get("significance"):
         raise ValueError("the task has no significance map (targets or combined)")
     algs = ordered(task_block["ranks"], top_k=top_k)
     m = len(algs)
-    grid = np.zeros((m, m))
-    for xj, a in enumerate(algs):
-        for yi, b in enumerate(algs):
-            if a != b and sig.get(a, {}).get(b):
-                grid[yi, xj] = 1.0
-    size = max(4.0, 1.5 + 0.2 * m)
+    size = max(3.0, 1.0 + 0.16 * m)
     fig = new_figure(size, size)
     ax = fig.add_subplot()
-    from matplotlib.colors import ListedColormap
-
-    ax.imshow(
-        grid,
-        cmap=ListedColormap([NOT_SIGNIFICANT, SIGNIFICANT]),
-        vmin=0,
-        vmax=1,
-        aspect="equal",
-    )
-    ax.set_xticks(np.arange(m), algs)
-    ax.set_yticks(np.arange(m), algs)
-    rotate_labels(ax, m)
-    for label in ax.get_yticklabels():
-        label.set_fontsize(label_size(m))
-    ax.set_xlabel("Algorithm (significantly better: yellow)")
-    ax.set_ylabel("Algorithm")
+    draw_significance(ax, task_block, algs)
     fig.suptitle(title or "Significance map", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return fit_to_text(fig)
 
 
 def _alternative_label(alt: Mapping[str, Any], several_metrics: bool) -> str:
@@ -264,9 +245,10 @@ def _alternative_label(alt: Mapping[str, Any], several_metrics: bool) -> str:
         label += f" ({alt['aggregate']})"
     if several_metrics:
         label = f"{alt['metric']}: {label}"
-    return label + (" *" if alt.get("registered") else "")
+    return label + (" = registered" if alt.get("registered") else "")
 
 
+@plain_text
 def ranking_methods_plot(
     task_block: Mapping[str, Any],
     *,
@@ -275,22 +257,24 @@ def ranking_methods_plot(
 ) -> Figure:
     """Line plot of each algorithm's rank under the registered ranking and
     every alternative scheme of the robustness audit (seed 000 Fig. 4);
-    parallel lines mean the ranking does not depend on the method.
-    The registered scheme is marked with *."""
+    parallel lines mean the ranking does not depend on the method. The
+    alternative that repeats the registered scheme says so ("= registered");
+    algorithms are named at both ends of their lines."""
     audit = task_block.get("audit")
     if not audit or not audit.get("alternatives"):
         raise ValueError("the task has no robustness audit")
     alts = audit["alternatives"]
     several = len({a["metric"] for a in alts}) > 1
-    columns = ["registered", *[_alternative_label(a, several) for a in alts]]
+    columns = ["registered scheme", *[_alternative_label(a, several) for a in alts]]
     rankings = [task_block["ranks"], *[a["ranks"] for a in alts]]
     algs = ordered(task_block["ranks"], top_k=top_k)
     colors = algorithm_colors(algs)
     m_all = len(task_block["ranks"])
-    fig = new_figure(max(6.0, 1.6 + 0.9 * len(columns)), max(4.0, 1.5 + 0.12 * m_all))
+    fig = new_figure(2.5 + 0.75 * len(columns), max(3.0, 1.2 + 0.17 * m_all))
     ax = fig.add_subplot()
     xs = np.arange(len(columns))
     styles = ["-", "--", ":", "-."]
+    size = label_size(m_all)
     for j, a in enumerate(algs):
         ys = [np.nan if r.get(a) is None else float(r[a]) for r in rankings]
         ax.plot(
@@ -300,20 +284,19 @@ def ranking_methods_plot(
             markersize=3,
             color=colors[a],
             linestyle=styles[(j // 8) % len(styles)],
-            label=a,
         )
+        for x, y, ha in (
+            (xs[0] - 0.08, ys[0], "right"),
+            (xs[-1] + 0.08, ys[-1], "left"),
+        ):
+            if not np.isnan(y):
+                ax.text(x, y, short_label(a), ha=ha, va="center", fontsize=size)
     ax.set_xticks(xs, columns)
     rotate_labels(ax, 10)
+    ax.set_xlim(-0.1, len(columns) - 0.9)
     ax.set_ylim(m_all + 0.5, 0.5)
+    ax.set_yticks(range(1, m_all + 1, 1 if m_all <= 20 else 5))
     ax.set_ylabel("Rank")
-    ax.legend(
-        fontsize=label_size(len(algs)),
-        ncol=max(1, len(algs) // 15 + 1),
-        loc="upper left",
-        bbox_to_anchor=(1.0, 1.0),
-        frameon=False,
-    )
     ax.grid(axis="y", alpha=0.3)
     fig.suptitle(title or "Ranks across ranking methods", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return fit_to_text(fig)

@@ -7,6 +7,7 @@ from .bias_items import BIAS_ITEMS, ChecklistItem
 from .build import build_report_data, build_report_figures
 from .data import (
     ORGANIZERS,
+    RANK_CI_MEANINGS,
     SECTIONS,
     AlgorithmStatistics,
     BiasCoverage,
@@ -14,8 +15,10 @@ from .data import (
     ReportData,
     ReportFigure,
     TitleInfo,
+    audit_findings,
     bias_coverage,
     descriptive_statistics,
+    readable,
     report_tables,
 )
 from .pdf import EXPLORATORY_BANNER, NO_DEVIATIONS, render_report_pdf
@@ -25,6 +28,7 @@ __all__ = [
     "EXPLORATORY_BANNER",
     "NO_DEVIATIONS",
     "ORGANIZERS",
+    "RANK_CI_MEANINGS",
     "SECTIONS",
     "AlgorithmStatistics",
     "BiasCoverage",
@@ -33,10 +37,12 @@ __all__ = [
     "ReportData",
     "ReportFigure",
     "TitleInfo",
+    "audit_findings",
     "bias_coverage",
     "build_report_data",
     "build_report_figures",
     "descriptive_statistics",
+    "readable",
     "render_report_pdf",
     "report_tables",
 ]

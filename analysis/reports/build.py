@@ -1,8 +1,16 @@
-"""From a results table and an analysis output to :class:`ReportData`."""
+"""From a results table and an analysis output to :class:`ReportData`.
+
+Figures are drawn from the stored output (and, for the per-case figures, the
+results table): nothing re-runs a bootstrap. Every figure is a vector PDF.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pandas as pd
@@ -19,13 +27,62 @@ from .data import (
     descriptive_statistics,
     design_of,
 )
+from .vector import figure_size
 
-__all__ = ["build_report_data", "build_report_figures"]
+__all__ = ["CAPTIONS", "build_report_data", "build_report_figures"]
 
-# Grids of one panel per algorithm, and podiums, are cut to the best k.
-GRID_TOP_K = 20
+# Podiums are cut to the best k; panel grids are split into figures of at most
+# this many panels, so each stays readable on a page.
 PODIUM_TOP_K = 10
-FIGURE_DPI = 200  # high-DPI PNG: no SVG-to-PDF converter is installed
+PANELS_PER_FIGURE = 12
+TASK_PANELS_PER_FIGURE = 6
+
+_BOX = (
+    "Each dot is one case (jittered sideways); the box spans the quartiles with"
+    " the median as a line, whiskers reach the furthest value within 1.5 × IQR."
+    " “(k missing)” under a name counts the cases of this {space} without a value"
+    " for that algorithm, as in the descriptive statistics."
+)
+CAPTIONS: dict[str, str] = {
+    "dot_box": _BOX,
+    "podium": "Top: each case's values placed on the podium of the algorithm's"
+    " place in that case (1 = best; ties broken by rank order, missing results"
+    " last), the values of one case joined by a grey line. Bottom: the share of"
+    " cases in which each algorithm took each place.",
+    "heatmap": "Cell (algorithm, r) counts the cases in which the algorithm had"
+    " per-case rank r (ties: minimum rank; missing results ranked last); darker"
+    " = more cases.",
+    "significance": "Cell (A, B) is yellow when algorithm A (x axis) is"
+    " significantly better than B (y axis): one-sided Wilcoxon signed-rank"
+    " test as the scheme says (its own decisions under test-then-rank, otherwise"
+    " Holm-adjusted at α); blue otherwise. Both axes in rank order.",
+    "blob": "Blob area ∝ share of bootstrap samples in which the algorithm"
+    " reached that rank; × = median bootstrap rank, vertical line = 2.5–97.5 %"
+    " percentiles of the bootstrap ranks (challengeR's summary).",
+    "violin": "Distribution of Kendall's τ between the full-data ranking and the"
+    " ranking of each bootstrap sample (1 = identical order); the line in a"
+    " violin is the median, a bar means τ was the same in every sample.",
+    "methods": "Each line follows one algorithm's rank under the registered"
+    " scheme (left) and under each alternative scheme of the robustness audit;"
+    " parallel lines mean the ranking does not depend on the method. “="
+    " registered” marks the alternative that repeats the registered scheme.",
+    "across": "Blob area ∝ share of tasks in which the algorithm reached that"
+    " rank; × = median rank over tasks, line = 2.5–97.5 % percentiles.",
+    "per_task": "One panel per task: bootstrap rank blobs of every algorithm"
+    " (area ∝ share of samples, × = median, line = 2.5–97.5 %).",
+    "per_algorithm": "One panel per algorithm: its bootstrap rank blobs in each"
+    " task (area ∝ share of samples, × = median, line = 2.5–97.5 %).",
+    "stacked": "One panel per algorithm: the share of bootstrap samples at each"
+    " rank, stacked by task (each task contributes 1 / number of tasks).",
+    "tau_tasks": "Kendall's τ between each task's full-data ranking and its"
+    " bootstrap rankings, one violin per task, ordered by median τ.",
+    "dendrogram": "Tasks clustered by Spearman's footrule between their"
+    " rankings (complete linkage): tasks joined low rank the algorithms alike.",
+    "network": "Tasks placed so that similar rankings lie close together"
+    " (multidimensional scaling of Spearman's footrule); edges are thicker and"
+    " darker the more similar two rankings are; a node's colour is its winner"
+    " (white: several algorithms tied first).",
+}
 
 
 def _hib(scheme: Mapping[str, Any], metric: str) -> bool:
@@ -33,119 +90,296 @@ def _hib(scheme: Mapping[str, Any], metric: str) -> bool:
     return bool(value[metric] if isinstance(value, Mapping) else value)
 
 
-def _png(fig) -> bytes:
-    return plots.figure_png(fig, dpi=FIGURE_DPI)
+class _Figures:
+    """Collects the figures of the report in report order; :meth:`render`
+    draws them (in parallel worker processes when allowed) as vector PDFs."""
+
+    def __init__(self) -> None:
+        self.specs: list[tuple[Callable[[], Any], dict[str, Any]]] = []
+
+    def add(self, draw: Callable[[], Any], **meta: Any) -> None:
+        self.specs.append((draw, meta))
+
+    def render(self, workers: int) -> tuple[ReportFigure, ...]:
+        pdfs = _render_all([draw for draw, _ in self.specs], workers)
+        figures = []
+        for pdf, (_, meta) in zip(pdfs, self.specs, strict=True):
+            width, height = figure_size(pdf)
+            figures.append(ReportFigure(pdf=pdf, width=width, height=height, **meta))
+        return tuple(figures)
+
+
+# The drawing closures of the current render, inherited by forked workers
+# (closures cannot be pickled; each worker draws the figures it is given).
+_PENDING: list[Callable[[], Any]] = []
+
+
+def _draw_pdf(index: int) -> bytes:
+    return plots.figure_pdf(_PENDING[index]())
+
+
+def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
+    """PDF bytes of every figure, in order. ``workers`` > 1 forks that many
+    processes (where the platform can fork); results do not depend on it."""
+    workers = min(workers, len(draws))
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [plots.figure_pdf(draw()) for draw in draws]
+    _PENDING[:] = draws
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            # Costly figures first would balance better; the order is the
+            # report's, chunked so each worker takes neighbouring figures.
+            return list(pool.map(_draw_pdf, range(len(draws)), chunksize=2))
+    finally:
+        _PENDING.clear()
+
+
+def figure_workers() -> int:
+    """Worker processes for figures: ``REPORT_FIGURE_WORKERS`` when set, else
+    the CPUs this process may use (at most 4)."""
+    value = os.environ.get("REPORT_FIGURE_WORKERS")
+    if value:
+        return max(1, int(value))
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 4))
+
+
+def _case_figures(
+    out: _Figures,
+    results: pd.DataFrame,
+    *,
+    key: str,
+    task: str,
+    block: Mapping[str, Any],
+    hib: bool,
+    top_k: int | None,
+) -> None:
+    """Dot-and-box, podium and heatmap of a task without targets."""
+    m = len(block["ranks"])
+    where = {"key": key, "task": task}
+    common = {"task": task, "metric": key, "ranks": block["ranks"]}
+    out.add(
+        lambda: plots.dot_box_plot(results, **common, top_k=top_k),
+        title="Dot-and-box plot",
+        caption=CAPTIONS["dot_box"].format(space="task"),
+        **where,
+    )
+    k = min(top_k or m, PODIUM_TOP_K)
+    out.add(
+        lambda: plots.podium_plot(results, **common, higher_is_better=hib, top_k=k),
+        title="Podium plot" + (f" (best {k} algorithms)" if k < m else ""),
+        caption=CAPTIONS["podium"],
+        **where,
+    )
+    out.add(
+        lambda: plots.ranking_heatmap(
+            results, **common, higher_is_better=hib, top_k=top_k
+        ),
+        title="Ranking heatmap",
+        caption=CAPTIONS["heatmap"],
+        **where,
+    )
+
+
+_TARGET_TITLES = {
+    "dot_box": "Dot-and-box plots per target",
+    "podium": "Podium plots per target",
+    "heatmap": "Ranking heatmaps per target",
+    "significance": "Significance maps per target",
+}
+
+
+def _target_figures(
+    out: _Figures,
+    results: pd.DataFrame,
+    *,
+    key: str,
+    task: str,
+    targets: Mapping[str, Any],
+    hib: bool,
+    top_k: int | None,
+) -> None:
+    """Per target, in its own case space: small multiples of each kind."""
+    m = len(next(iter(targets.values()))["ranks"])
+    kinds = ["dot_box", "podium", "heatmap"] if key != "combined" else []
+    if all(t.get("significance") for t in targets.values()):
+        kinds.append("significance")
+    for kind in kinds:
+        k = min(top_k or m, PODIUM_TOP_K) if kind == "podium" else top_k
+        per_figure = plots.targets_per_figure(m)
+        parts = _chunks(
+            list(targets), min(2, per_figure) if kind == "podium" else per_figure
+        )
+        for i, part in enumerate(parts):
+            suffix = f" ({i + 1} of {len(parts)})" if len(parts) > 1 else ""
+            best = f", best {k} algorithms" if kind == "podium" and k < m else ""
+            out.add(
+                lambda kind=kind, part=part, k=k: plots.target_grid(
+                    kind,
+                    results,
+                    task=task,
+                    metric=key,
+                    targets={t: targets[t] for t in part},
+                    higher_is_better=hib,
+                    top_k=k,
+                ),
+                key=key,
+                task=task,
+                targets=tuple(part),
+                title=_TARGET_TITLES[kind] + best + suffix,
+                caption=CAPTIONS[kind].format(space="target"),
+            )
 
 
 def _task_figures(
+    out: _Figures,
     results: pd.DataFrame,
     scheme: Mapping[str, Any],
     key: str,
     task: str,
     block: Mapping[str, Any],
-    taus: Mapping[str, Any],
     top_k: int | None,
-) -> list[ReportFigure]:
-    figures: list[ReportFigure] = []
-
-    def add(title: str, fig) -> None:
-        figures.append(
-            ReportFigure(key=key, task=task, title=title, png=_png(fig), dpi=FIGURE_DPI)
+) -> None:
+    per_metric = key != "combined"
+    hib = _hib(scheme, key) if per_metric else True
+    targets = block.get("targets") or {}
+    where = {"key": key, "task": task}
+    if targets:
+        _target_figures(
+            out, results, key=key, task=task, targets=targets, hib=hib, top_k=top_k
         )
-
-    m = len(block["ranks"])
-    if key != "combined":
-        hib = _hib(scheme, key)
-        common = {"task": task, "metric": key, "ranks": block["ranks"]}
-        add("Dot-and-box plot", plots.dot_box_plot(results, **common, top_k=top_k))
-        k = min(top_k or m, PODIUM_TOP_K)
-        add(
-            "Podium plot" + (f" (best {k} algorithms)" if k < m else ""),
-            plots.podium_plot(results, **common, higher_is_better=hib, top_k=k),
-        )
-        add(
-            "Ranking heatmap",
-            plots.ranking_heatmap(results, **common, higher_is_better=hib, top_k=top_k),
-        )
+    else:
+        if per_metric:
+            _case_figures(
+                out, results, key=key, task=task, block=block, hib=hib, top_k=top_k
+            )
+        if block.get("significance"):
+            out.add(
+                lambda: plots.significance_map(block, top_k=top_k),
+                title="Significance map",
+                caption=CAPTIONS["significance"],
+                **where,
+            )
     if block.get("bootstrap"):
-        add("Blob plot of bootstrap ranks", plots.blob_plot(block, top_k=top_k))
-        add(
-            "Violin plot of Kendall's τ",
-            plots.kendall_tau_violins(
-                {task: taus.get(task)}, summaries={task: block.get("kendall_tau")}
+        out.add(
+            lambda: plots.blob_plot(block, top_k=top_k),
+            title="Blob plot of bootstrap ranks"
+            + (" (task ranking)" if targets else ""),
+            caption=CAPTIONS["blob"],
+            **where,
+        )
+        out.add(
+            lambda: plots.kendall_tau_violins(
+                {task: block.get("kendall_tau_quantiles")},
+                summaries={task: block.get("kendall_tau")},
             ),
+            title="Violin plot of Kendall's τ",
+            caption=CAPTIONS["violin"],
+            **where,
         )
-    if block.get("significance"):
-        add("Significance map", plots.significance_map(block, top_k=top_k))
     if block.get("audit", {}).get("alternatives"):
-        add(
-            "Ranks across ranking methods",
-            plots.ranking_methods_plot(block, top_k=top_k),
+        out.add(
+            lambda: plots.ranking_methods_plot(block, top_k=top_k),
+            title="Ranks across ranking methods",
+            caption=CAPTIONS["methods"],
+            **where,
         )
-    return figures
+
+
+def _chunks(names: list[str], size: int) -> list[list[str]]:
+    parts = math.ceil(len(names) / size)
+    per = math.ceil(len(names) / parts) if parts else size
+    return [names[i : i + per] for i in range(0, len(names), per)]
 
 
 def _task_set_figures(
-    key: str, entry: Mapping[str, Any], taus: Mapping[str, Any], top_k: int | None
-) -> list[ReportFigure]:
+    out: _Figures, key: str, entry: Mapping[str, Any], top_k: int | None
+) -> None:
     tasks = entry["tasks"]
     if len(tasks) < 2:
-        return []
-    grid_k = min(top_k or GRID_TOP_K, GRID_TOP_K)
-    figs: list[tuple[str, Any]] = [
-        ("Ranks across tasks", plots.rank_blobs_across_tasks(entry, top_k=top_k)),
-    ]
+        return
+    where = {"key": key, "task": None}
+    out.add(
+        lambda: plots.rank_blobs_across_tasks(entry, top_k=top_k),
+        title="Ranks across tasks",
+        caption=CAPTIONS["across"],
+        **where,
+    )
     if all(block.get("bootstrap") for block in tasks.values()):
-        figs += [
-            (
-                "Bootstrap ranks per task",
-                plots.bootstrap_blobs_per_task(entry, top_k=top_k),
-            ),
-            (
-                "Bootstrap ranks per algorithm",
-                plots.bootstrap_blobs_per_algorithm(entry, top_k=grid_k),
-            ),
-            (
-                "Stacked rank frequencies",
-                plots.stacked_frequency_plot(entry, top_k=grid_k),
-            ),
-            (
-                "Kendall's τ per task",
-                plots.kendall_tau_violins(
-                    dict(taus),
-                    summaries={t: b.get("kendall_tau") for t, b in tasks.items()},
+        algorithms = plots.consensus_order(entry, top_k=top_k)
+        task_parts = _chunks(list(tasks), TASK_PANELS_PER_FIGURE)
+        for i, part in enumerate(task_parts):
+            suffix = f" ({i + 1} of {len(task_parts)})" if len(task_parts) > 1 else ""
+            out.add(
+                lambda part=part: plots.bootstrap_blobs_per_task(
+                    entry, top_k=top_k, only=part
                 ),
+                title="Bootstrap ranks per task" + suffix,
+                caption=CAPTIONS["per_task"],
+                **where,
+            )
+        alg_parts = _chunks(algorithms, PANELS_PER_FIGURE)
+        for kind, draw, title in (
+            (
+                "per_algorithm",
+                plots.bootstrap_blobs_per_algorithm,
+                "Bootstrap ranks per algorithm",
             ),
-        ]
-    figs += [
-        ("Task dendrogram", plots.task_dendrogram(entry)),
-        ("Network of tasks", plots.task_network(entry)),
-    ]
-    return [
-        ReportFigure(key=key, task=None, title=t, png=_png(f), dpi=FIGURE_DPI)
-        for t, f in figs
-    ]
+            ("stacked", plots.stacked_frequency_plot, "Stacked rank frequencies"),
+        ):
+            for i, part in enumerate(alg_parts):
+                suffix = f" ({i + 1} of {len(alg_parts)})" if len(alg_parts) > 1 else ""
+                out.add(
+                    lambda draw=draw, part=part: draw(entry, top_k=top_k, only=part),
+                    title=title + suffix,
+                    caption=CAPTIONS[kind],
+                    **where,
+                )
+        out.add(
+            lambda: plots.kendall_tau_violins(
+                {t: b.get("kendall_tau_quantiles") for t, b in tasks.items()},
+                summaries={t: b.get("kendall_tau") for t, b in tasks.items()},
+            ),
+            title="Kendall's τ per task",
+            caption=CAPTIONS["tau_tasks"],
+            **where,
+        )
+    if len(tasks) >= plots.MIN_TASKS_FOR_SIMILARITY:
+        out.add(
+            lambda: plots.task_dendrogram(entry),
+            title="Task dendrogram",
+            caption=CAPTIONS["dendrogram"],
+            **where,
+        )
+        out.add(
+            lambda: plots.task_network(entry),
+            title="Network of tasks",
+            caption=CAPTIONS["network"],
+            **where,
+        )
 
 
 def build_report_figures(
-    results: pd.DataFrame, output: Mapping[str, Any], *, top_k: int | None = None
+    results: pd.DataFrame,
+    output: Mapping[str, Any],
+    *,
+    top_k: int | None = None,
+    workers: int | None = None,
 ) -> tuple[ReportFigure, ...]:
-    """Every figure of the report, in report order (per key: tasks, then across).
-
-    Kendall's τ violins use the τ samples re-drawn with the output's seed
-    (:func:`analysis.plots.bootstrap_kendall_taus`).
-    """
-    figures: list[ReportFigure] = []
+    """Every figure of the report, in report order (per ranking key: each task
+    and its targets, then the figures across tasks), drawn from the stored
+    output by ``workers`` processes (default :func:`figure_workers`)."""
+    out = _Figures()
     for key, entry in output["rankings"].items():
-        has_boot = any(b.get("bootstrap") for b in entry["tasks"].values())
-        taus = (
-            plots.bootstrap_kendall_taus(results, output, key=key) if has_boot else {}
-        )
         for task, block in entry["tasks"].items():
             scheme = scheme_of(output, task)
-            figures += _task_figures(results, scheme, key, task, block, taus, top_k)
-        figures += _task_set_figures(key, entry, taus, top_k)
-    return tuple(figures)
+            _task_figures(out, results, scheme, key, task, block, top_k)
+        _task_set_figures(out, key, entry, top_k)
+    return out.render(figure_workers() if workers is None else workers)
 
 
 def build_report_data(
@@ -156,14 +390,27 @@ def build_report_data(
     deviations: Iterable[Deviation] = (),
     figures: bool = True,
     top_k: int | None = None,
+    workers: int | None = None,
+    registered_schemes: Mapping[str, Any] | None = None,
+    design_answers: Mapping[str, str] | None = None,
 ) -> ReportData:
-    """Assemble the report of one analysis run (no database involved)."""
+    """Assemble the report of one analysis run (no database involved).
+
+    ``registered_schemes`` (task → registered scheme) lets the report show
+    what was registered next to what was executed; ``design_answers`` (BIAS
+    item → where the registered design answers it) fills the checklist.
+    """
     return ReportData(
         title=title,
-        design=design_of(output),
+        design=design_of(output, registered_schemes),
         output=output,
         deviations=tuple(deviations),
         statistics=descriptive_statistics(results),
-        bias=bias_coverage(),
-        figures=build_report_figures(results, output, top_k=top_k) if figures else (),
+        bias=bias_coverage(design_answers or {}),
+        figures=(
+            build_report_figures(results, output, top_k=top_k, workers=workers)
+            if figures
+            else ()
+        ),
+        registered_schemes=dict(registered_schemes or {}),
     )

@@ -17,12 +17,13 @@ import numpy as np
 import pandas as pd
 
 from ranking import describe_scheme
-from ranking.output import scheme_groups
+from ranking.output import group_tasks_by_scheme, scheme_groups
 
 from .bias_items import BIAS_ITEMS
 
 __all__ = [
     "ORGANIZERS",
+    "RANK_CI_MEANINGS",
     "SECTIONS",
     "AlgorithmStatistics",
     "BiasCoverage",
@@ -30,9 +31,12 @@ __all__ = [
     "ReportData",
     "ReportFigure",
     "TitleInfo",
+    "audit_findings",
     "bias_coverage",
     "descriptive_statistics",
+    "readable",
     "report_tables",
+    "scheme_differences",
 ]
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
@@ -81,6 +85,7 @@ class TitleInfo:
     date: str
     seed: int | None
     exploratory: bool = False
+    registration_note: str = ""  # e.g. that later registration versions exist
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,8 @@ class Deviation:
     message: str
     registered: Any = None
     observed: Any = None
+    task: str | None = None
+    evidence: Any = None
 
 
 @dataclass(frozen=True)
@@ -117,26 +124,38 @@ class AlgorithmStatistics:
 
 @dataclass(frozen=True)
 class BiasCoverage:
-    """A BIAS checklist item and the report section covering it (or None)."""
+    """A BIAS checklist item, the report section covering it (or None) and
+    where the registered design answers it (or None)."""
 
     item_id: str
     text: str
     section: str | None
+    design: str | None = None
 
     @property
     def covered_by(self) -> str:
-        return SECTIONS[self.section] if self.section else ORGANIZERS
+        parts = []
+        if self.design:
+            parts.append(f"Registered design: {self.design}")
+        if self.section:
+            parts.append(SECTIONS[self.section])
+        return "; ".join(parts) or ORGANIZERS
 
 
 @dataclass(frozen=True)
 class ReportFigure:
-    """A rendered figure; ``task`` None places it with the consensus section."""
+    """A rendered vector figure (a one-page PDF of ``width`` × ``height``
+    points); ``task`` None places it with the consensus section, ``targets``
+    names the targets drawn (one panel each) for a task with targets."""
 
     key: str
     task: str | None
     title: str
-    png: bytes
-    dpi: int = 200  # the PDF never enlarges a figure beyond its natural size
+    pdf: bytes
+    width: float
+    height: float
+    caption: str = ""
+    targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -154,6 +173,7 @@ class ReportData:
     # callable gets the frame width in points and returns reportlab flowables,
     # placed after the audit section.
     further_analyses: tuple[Callable[[float], list], ...] = ()
+    registered_schemes: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def sorted_deviations(self) -> list[Deviation]:
@@ -161,10 +181,20 @@ class ReportData:
         return sorted(self.deviations, key=lambda d: SEVERITY_ORDER.get(d.severity, 9))
 
 
-def bias_coverage() -> tuple[BiasCoverage, ...]:
-    """Every BIAS checklist item with the section of this report covering it."""
+def bias_coverage(
+    design_answers: Mapping[str, str] | None = None,
+) -> tuple[BiasCoverage, ...]:
+    """Every BIAS checklist item with the section of this report covering it
+    and, from ``design_answers`` (item → the registered design's parameters
+    answering it), where the registered design answers it."""
+    answers = design_answers or {}
     return tuple(
-        BiasCoverage(item_id=item.id, text=item.text, section=_COVERED.get(item.id))
+        BiasCoverage(
+            item_id=item.id,
+            text=item.text,
+            section=_COVERED.get(item.id),
+            design=answers.get(item.id),
+        )
         for item in BIAS_ITEMS
     )
 
@@ -312,9 +342,16 @@ def design_in_brief(scheme: Mapping[str, Any]) -> dict[str, str]:
     return describe_scheme(dict(scheme))
 
 
-def design_of(output: Mapping[str, Any]) -> dict[str, str]:
-    """Design in brief; labels name the tasks when schemes differ by task."""
-    groups = scheme_groups(output)
+def design_of(
+    output: Mapping[str, Any], registered: Mapping[str, Any] | None = None
+) -> dict[str, str]:
+    """The *registered* design in brief when the registered schemes are known
+    (an exploratory run executes another scheme), else the executed one;
+    labels name the tasks when schemes differ by task."""
+    known = {t: s for t, s in (registered or {}).items() if s}
+    groups = group_tasks_by_scheme(known) if known else scheme_groups(output)
+    if not groups:
+        return {}
     if len(groups) == 1:
         return design_in_brief(groups[0][1])
     return {
@@ -322,3 +359,153 @@ def design_of(output: Mapping[str, Any]) -> dict[str, str]:
         for tasks, scheme in groups
         for key, sentence in design_in_brief(scheme).items()
     }
+
+
+# One line per rank-interval method (contract §2, seed 001): what it means.
+RANK_CI_MEANINGS: dict[str, str] = {
+    "bootstrap": "2.5–97.5 % of the ranks of mean scores over paired bootstrap samples",
+    "bootstrap_unpaired": "as bootstrap, each algorithm's cases drawn independently",
+    "id_nemenyi": "ranks not excluded by Nemenyi tests on per-case ranks",
+    "id_wilcoxon_two_sided": "ranks not excluded by two-sided pairwise Wilcoxon"
+    " tests (Holm per algorithm)",
+    "id_wilcoxon_one_sided": "ranks not excluded by one-sided pairwise Wilcoxon"
+    " tests (Holm per algorithm and side)",
+    "anova_tukey": "ranks not excluded by Tukey HSD on rank-transformed values",
+}
+
+READABLE_ITEMS = 12  # list items shown in a table cell before "… and n more"
+
+
+def readable(value: Any) -> str:
+    """A stored value (deviation evidence, a scheme field) as plain text:
+    ``key: value`` pairs and comma-separated lists, never raw JSON."""
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, Mapping):
+        return "; ".join(
+            f"{k.replace('_', ' ')}: {readable(v)}" for k, v in value.items()
+        )
+    if isinstance(value, (list, tuple)):
+        items = [readable(v) for v in value[:READABLE_ITEMS]]
+        more = len(value) - READABLE_ITEMS
+        return ", ".join(items) + (f" … and {more} more" if more > 0 else "")
+    return str(value)
+
+
+def scheme_differences(
+    registered: Mapping[str, Any] | None, executed: Mapping[str, Any]
+) -> list[tuple[str, str, str]]:
+    """(field, registered, executed) for every top-level field that differs."""
+    registered = registered or {}
+    return [
+        (name, readable(registered.get(name)), readable(executed.get(name)))
+        for name in sorted(set(registered) | set(executed))
+        if registered.get(name) != executed.get(name)
+    ]
+
+
+def _first(ranks: Mapping[str, Any], places: int = 1) -> list[str]:
+    present = sorted((r, a) for a, r in ranks.items() if r is not None and r <= places)
+    return [a for _, a in present]
+
+
+def _alternative_name(alt: Mapping[str, Any]) -> str:
+    words = {
+        "aggregate_then_rank": "aggregate-then-rank",
+        "rank_then_aggregate": "rank-then-aggregate",
+        "test_then_rank": "test-then-rank",
+    }
+    name = words.get(alt["method"], alt["method"])
+    if alt.get("aggregate") not in (None, "none"):
+        name += f" ({alt['aggregate']})"
+    return f"{name} of {alt['metric']}"
+
+
+def _scheme_sentences(where: str, block: Mapping[str, Any]) -> list[str]:
+    alternatives = (block.get("audit") or {}).get("alternatives") or []
+    if not alternatives:
+        return []
+    winners, podium = _first(block["ranks"]), _first(block["ranks"], 3)
+    out = []
+    for alt in alternatives:
+        if alt.get("registered"):
+            continue
+        alt_winners, alt_podium = _first(alt["ranks"]), _first(alt["ranks"], 3)
+        name = _alternative_name(alt)
+        if alt_winners != winners:
+            out.append(
+                f"{where}: under {name} the winner would be"
+                f" {', '.join(alt_winners) or '–'} instead of"
+                f" {', '.join(winners) or '–'} (Kendall's τ to the registered"
+                f" ranking {readable(alt.get('kendall_tau'))})."
+            )
+        elif alt_podium != podium:
+            out.append(
+                f"{where}: under {name} the winner stays but the podium changes"
+                f" from {', '.join(podium)} to {', '.join(alt_podium)}."
+            )
+    if not out:
+        out.append(
+            f"{where}: every alternative scheme keeps the winner"
+            f" ({', '.join(winners) or '–'}) and the podium ({', '.join(podium)})."
+        )
+    return out
+
+
+def _withholding_sentences(
+    where: str, block: Mapping[str, Any], rule: str
+) -> list[str]:
+    selective = (block.get("audit") or {}).get("selective_submission") or {}
+    table = selective.get("registered_policy") or {}
+    if not table:
+        return []
+    out = []
+    for algorithm in sorted(table):
+        rank = block["ranks"].get(algorithm)
+        if rank is None:
+            continue
+        gains = [
+            (r, int(p))
+            for p, r in table[algorithm].items()
+            if r is not None and r < rank
+        ]
+        if gains:
+            best, percent = min(gains)
+            out.append(
+                f"{where}: {algorithm} would gain by withholding cases under the"
+                f" registered missing rule ({rule}): withholding its worst"
+                f" {percent} % of cases moves it from rank {readable(rank)} to"
+                f" {readable(best)}."
+            )
+    if not out:
+        out.append(
+            f"{where}: no algorithm would improve its rank by withholding its"
+            f" worst cases under the registered missing rule ({rule})."
+        )
+    return out
+
+
+def audit_findings(
+    output: Mapping[str, Any], deviations: Sequence[Any] = ()
+) -> list[str]:
+    """The audit's conclusions, one sentence per finding: which alternative
+    schemes change the winner or the podium, which algorithms would gain by
+    withholding cases under the registered missing rule (and by how much),
+    and which selective submissions the deviation checks suspect."""
+    sentences: list[str] = []
+    groups = {t: s for tasks, s in scheme_groups(output) for t in tasks}
+    for key, entry in output["rankings"].items():
+        for task, block in entry["tasks"].items():
+            where = f"Task {task} ({key})"
+            missing = (groups.get(task) or {}).get("missing") or {}
+            rule = readable(missing.get("policy", "none"))
+            sentences += _scheme_sentences(where, block)
+            sentences += _withholding_sentences(where, block, rule)
+    for d in deviations:
+        if d.code == "selective_submission_suspected":
+            sentences.append(f"Suspected selective submission: {d.message}")
+    return sentences

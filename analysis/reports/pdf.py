@@ -2,9 +2,8 @@
 
 This is the only module under ``analysis/`` that imports reportlab. Every
 piece of user text (challenge, task, algorithm and metric names, deviation
-messages) is escaped before it enters Paragraph markup. Figures are embedded
-as high-DPI PNG: no SVG-to-PDF converter (svglib) is installed, and adding one
-would pull in binary dependencies.
+messages) is escaped before it enters Paragraph markup. Figures are vector
+PDFs placed into slots the layout leaves for them (:mod:`.vector`).
 """
 
 from __future__ import annotations
@@ -22,13 +21,12 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
     BaseDocTemplate,
+    Flowable,
     Frame,
-    Image,
     KeepTogether,
     PageBreak,
     PageTemplate,
@@ -38,9 +36,18 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ranking.output import scheme_groups
+from ranking.output import scheme_groups, scheme_of
 
-from .data import SECTIONS, ReportData, ReportFigure
+from .data import (
+    RANK_CI_MEANINGS,
+    SECTIONS,
+    ReportData,
+    ReportFigure,
+    audit_findings,
+    readable,
+    scheme_differences,
+)
+from .vector import Placement, embed_figures
 
 __all__ = ["EXPLORATORY_BANNER", "render_report_pdf"]
 
@@ -131,12 +138,46 @@ def _interval(lo: Any, hi: Any) -> str:
     return f"[{_fmt(lo)}, {_fmt(hi)}]"
 
 
+class FigureSlot(Flowable):
+    """Empty space of a figure's size that records where it was drawn."""
+
+    def __init__(
+        self, index: int, width: float, height: float, sink: list[Placement]
+    ) -> None:
+        super().__init__()
+        self.index = index
+        self.width = width
+        self.height = height
+        self.sink = sink
+
+    def wrap(self, available_width, available_height):
+        return self.width, self.height
+
+    def draw(self) -> None:
+        x, y = self.canv.absolutePosition(0, 0)
+        self.sink.append(
+            Placement(
+                self.canv.getPageNumber(), self.index, x, y, self.width, self.height
+            )
+        )
+
+
 class _Heading(Paragraph):
     """A heading that records the page it lands on (for the checklist)."""
 
     def __init__(self, text: str, style: str, section: str | None = None):
         super().__init__(escape(text), _styles()[style])
         self.section_key = section
+
+
+def _cell(text: str, width: float, header: bool) -> str | Paragraph:
+    """Plain text when it fits on one line (fast to lay out), else a wrapping
+    paragraph of escaped text."""
+    regular, bold = _fonts()
+    font = bold if header else regular
+    if "\n" not in text and pdfmetrics.stringWidth(text, font, 7.5) <= width - 4:
+        return text
+    return Paragraph(escape(text), _styles()["head" if header else "cell"])
 
 
 def _table(
@@ -147,21 +188,24 @@ def _table(
     colours: Sequence[tuple[int, str]] = (),
 ) -> Table:
     """A table of escaped text; first row is the header (repeated on breaks)."""
+    scale = total / sum(widths)
+    col_widths = [w * scale for w in widths]
     body = [
-        [
-            Paragraph(escape(_fmt(c)), _styles()["head" if i == 0 else "cell"])
-            for c in row
-        ]
+        [_cell(_fmt(c), w, i == 0) for c, w in zip(row, col_widths, strict=True)]
         for i, row in enumerate(rows)
     ]
-    scale = total / sum(widths)
-    table = Table(body, colWidths=[w * scale for w in widths], repeatRows=1)
+    table = Table(body, colWidths=col_widths, repeatRows=1)
+    regular, bold = _fonts()
     style = [
         ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#999999")),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#E8EEF4")),
+        ("FONT", (0, 0), (-1, 0), bold, 7.5, 9),
+        ("FONT", (0, 1), (-1, -1), regular, 7.5, 9),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 2),
     ]
     style += [
         ("BACKGROUND", (0, row), (0, row), colors.HexColor(colour))
@@ -212,12 +256,19 @@ class _Doc(BaseDocTemplate):
 
 class _Builder:
     def __init__(
-        self, data: ReportData, width: float, height: float, pages: Mapping[str, int]
+        self,
+        data: ReportData,
+        width: float,
+        height: float,
+        pages: Mapping[str, int],
+        placements: list[Placement],
     ):
         self.data = data
         self.width = width
         self.height = height
         self.pages = pages
+        self.placements = placements
+        self.alpha: float | None = None
         self.story: list[Any] = []
 
     def add(self, *flowables: Any) -> None:
@@ -249,7 +300,10 @@ class _Builder:
             ["Random seed", t.seed],
             ["Analysis", kind],
         ]
-        self.add(_table(rows, [1, 2.6], total=self.width), PageBreak())
+        self.add(_table(rows, [1, 2.6], total=self.width))
+        if t.registration_note:
+            self.add(Spacer(1, 3 * mm), _p(t.registration_note))
+        self.add(PageBreak())
 
     # -- summary ----------------------------------------------------------
     def summary(self) -> None:
@@ -269,9 +323,19 @@ class _Builder:
                 ),
                 Spacer(1, 2 * mm),
             )
-            rows = [["Severity / code", "Message", "Registered", "Observed"]]
+            rows = [["Severity / code", "Message", "Registered", "Observed / evidence"]]
             rows += [
-                [f"{d.severity}\n{d.code}", d.message, d.registered, d.observed]
+                [
+                    f"{d.severity} {d.code}",
+                    d.message,
+                    readable(d.registered),
+                    "; ".join(
+                        t
+                        for t in (readable(d.observed), readable(d.evidence))
+                        if t != "–"
+                    )
+                    or "–",
+                ]
                 for d in deviations
             ]
             colours = [
@@ -307,8 +371,11 @@ class _Builder:
             "uncertainty": "Uncertainty analysis",
             "tests": "Statistical tests",
         }
+        if any(self.data.registered_schemes.values()):
+            self.add(_p("The registered ranking scheme, in words:"))
         for key, sentence in self.data.design.items():
             self.add(_p(labels.get(key, key.capitalize()), "h3"), _p(sentence))
+        self.scheme_comparison()
         for tasks, scheme in scheme_groups(self.data.output):
             u = scheme.get("uncertainty", {})
             self.add(
@@ -320,44 +387,113 @@ class _Builder:
                 ),
             )
 
+    def scheme_comparison(self) -> None:
+        """Registered and executed scheme side by side where they differ."""
+        registered = self.data.registered_schemes
+        if not any(registered.values()):
+            return
+        rows = [["Task", "Field", "Registered", "Executed"]]
+        for tasks, scheme in scheme_groups(self.data.output):
+            for task in tasks:
+                for name, before, after in scheme_differences(
+                    registered.get(task), scheme
+                ):
+                    rows.append([task, name, before, after])
+        self.add(Spacer(1, 2 * mm), _p("Registered and executed scheme", "h3"))
+        if len(rows) == 1:
+            self.add(_p("The analysis executed the registered scheme unchanged."))
+        else:
+            self.add(
+                _p(
+                    "The executed scheme differs from the registered one in these"
+                    " fields (the results below follow the executed scheme):"
+                ),
+                _table(rows, [1.2, 1, 2.2, 2.2], total=self.width),
+            )
+
     # -- tasks ------------------------------------------------------------
-    def figures(self, key: str, task: str | None) -> None:
-        for figure in self.data.figures:
-            if figure.key == key and figure.task == task:
-                self.add(self.image(figure))
+    def figures(self, key: str, task: str | None, *, targets: bool = False) -> None:
+        """The figures of a task (or across tasks when task is None); with
+        ``targets``, its per-target figures."""
+        for index, figure in enumerate(self.data.figures):
+            if (
+                figure.key == key
+                and figure.task == task
+                and bool(figure.targets) == targets
+            ):
+                self.add(self.image(index, figure))
 
-    def image(self, figure: ReportFigure) -> KeepTogether:
-        w, h = ImageReader(io.BytesIO(figure.png)).getSize()
-        scale = min(self.width / w, 0.47 * self.height / h, 72 / figure.dpi)
-        img = Image(io.BytesIO(figure.png), width=w * scale, height=h * scale)
-        return KeepTogether([Spacer(1, 2 * mm), img, _p(figure.title, "caption")])
+    def image(self, index: int, figure: ReportFigure) -> KeepTogether:
+        scale = min(1.0, self.width / figure.width, 0.75 * self.height / figure.height)
+        slot = FigureSlot(
+            index, figure.width * scale, figure.height * scale, self.placements
+        )
+        caption = (
+            f"{figure.title}. {figure.caption}" if figure.caption else figure.title
+        )
+        return KeepTogether([Spacer(1, 2 * mm), slot, _p(caption, "caption")])
 
-    def ranking_table(self, block: Mapping[str, Any]) -> Table:
+    def ranking_table(self, block: Mapping[str, Any], *, what: str) -> None:
+        """Rank, score and one interval column per registered rank_ci method;
+        a cell is marked † where the rank lies outside the interval."""
         ci = block.get("rank_ci") or {}
-        boot = block.get("bootstrap") or {}
         head = ["Rank", "Algorithm", "Score"]
-        widths = [0.6, 1.6, 1.0]
-        if boot:
-            head.append("Bootstrap median rank [95 %]")
-            widths.append(1.4)
+        widths = [0.5, 1.6, 0.9]
         for method in ci:
-            head.append(f"Rank CI: {method}")
-            widths.append(1.1)
+            meaning = RANK_CI_MEANINGS.get(method, "")
+            head.append(f"{method}: {meaning}" if meaning else method)
+            widths.append(1.5)
         rows = [head]
         ranks = block["ranks"]
+        outside = False
         for a in sorted(ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)):
             row = [ranks[a], a, block["scores"].get(a)]
-            if boot:
-                b = boot.get(a) or {}
-                interval = _interval(b.get("lower"), b.get("upper"))
-                row.append(f"{_fmt(b.get('median'))} {interval}")
             for bounds in ci.values():
                 lo, hi = bounds.get(a, [None, None])
-                row.append(_interval(lo, hi))
+                cell = _interval(lo, hi)
+                if None not in (lo, hi, ranks[a]) and not lo <= ranks[a] <= hi:
+                    cell += " †"
+                    outside = True
+                row.append(cell)
             rows.append(row)
-        return _table(rows, widths, total=self.width)
+        self.add(_table(rows, widths, total=self.width))
+        if ci:
+            level = _fmt(1 - (self.alpha or 0.05))
+            note = (
+                f"Rank intervals of the {what} at level {level}, one per method"
+                " registered; each is an individual interval for one algorithm,"
+                " not a simultaneous one for all algorithms."
+            )
+            if outside:
+                note += (
+                    " † The rank lies outside this interval: the interval concerns"
+                    " another ranking than the one ranked here (mean scores for the"
+                    " bootstrap kinds, pairwise tests for the others), so it need"
+                    " not contain the registered rank."
+                )
+            self.add(_p(note, "caption"))
+
+    def bootstrap_table(self, block: Mapping[str, Any]) -> None:
+        boot = block.get("bootstrap") or {}
+        if not boot:
+            return
+        rows = [["Rank", "Algorithm", "Median bootstrap rank", "2.5 %", "97.5 %"]]
+        ranks = block["ranks"]
+        for a in sorted(ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)):
+            b = boot.get(a) or {}
+            rows.append([ranks[a], a, b.get("median"), b.get("lower"), b.get("upper")])
+        self.add(
+            _p(
+                "Bootstrap ranks (challengeR's summary): median and 2.5/97.5 %"
+                " percentiles of each algorithm's rank over the bootstrap samples.",
+                "caption",
+            ),
+            _table(rows, [0.5, 1.6, 1, 0.7, 0.7], total=0.75 * self.width),
+        )
 
     def stability(self, block: Mapping[str, Any]) -> None:
+        self.add(_p("Stability", "h3"))
+        self.bootstrap_table(block)
         parts = []
         if block.get("winner_stability") is not None:
             parts.append(
@@ -387,18 +523,31 @@ class _Builder:
         self.section("tasks")
         for key, entry in self.data.output["rankings"].items():
             for task, block in entry["tasks"].items():
+                self.alpha = (
+                    scheme_of(self.data.output, task)
+                    .get("uncertainty", {})
+                    .get("alpha")
+                )
+                targets = block.get("targets") or {}
                 self.add(_Heading(f"Task {task} — ranking {key}", "h2"))
                 self.add(
                     _p(
                         f"{block.get('n_cases', '–')} test cases,"
-                        f" {len(block['ranks'])} algorithms."
-                    )
+                        f" {len(block['ranks'])} algorithms"
+                        + (
+                            f", {len(targets)} targets ranked separately and"
+                            " combined into the task ranking."
+                            if targets
+                            else "."
+                        )
+                    ),
+                    Spacer(1, 1.5 * mm),
                 )
-                self.add(
-                    Spacer(1, 1.5 * mm), self.ranking_table(block), Spacer(1, 2 * mm)
-                )
-                for target, t_block in (block.get("targets") or {}).items():
-                    self.add(_p(f"Target {target}", "h3"), self.ranking_table(t_block))
+                self.ranking_table(block, what="task ranking")
+                for target, t_block in targets.items():
+                    self.add(_Heading(f"Target {target}", "h3"))
+                    self.ranking_table(t_block, what=f"target {target}")
+                self.figures(key, task, targets=True)
                 self.stability(block)
                 self.figures(key, task)
 
@@ -425,6 +574,12 @@ class _Builder:
     def audit(self) -> None:
         self.add(PageBreak())
         self.section("audit")
+        findings = audit_findings(self.data.output, self.data.deviations)
+        if findings:
+            self.add(_p("Conclusions", "h2"))
+            for sentence in findings:
+                self.add(_p(f"• {sentence}"))
+            self.add(Spacer(1, 2 * mm), _p("Method", "h2"))
         self.add(
             _p(
                 "Would another reasonable scheme crown someone else? Each task is"
@@ -590,29 +745,32 @@ class _Builder:
         return self.story
 
 
-def _render(data: ReportData, pages: Mapping[str, int]) -> tuple[bytes, dict[str, int]]:
+def _render(
+    data: ReportData, pages: Mapping[str, int]
+) -> tuple[bytes, dict[str, int], list[Placement]]:
     buf = io.BytesIO()
     doc = _Doc(buf, data)
-    story = _Builder(data, doc.width, doc.height, pages).build()
+    placements: list[Placement] = []
+    story = _Builder(data, doc.width, doc.height, pages, placements).build()
     doc.build(story)
-    return buf.getvalue(), doc.section_pages
+    return buf.getvalue(), doc.section_pages, placements
 
 
 def render_report_pdf(data: ReportData) -> bytes:
     """The report as PDF bytes (byte-identical for equal data).
 
-    Rendered twice: the first pass finds the page of every section, the
-    second writes those pages into the BIAS checklist table.
+    Laid out until the page of every section is known and written into the
+    BIAS checklist table; then the vector figures go into their slots.
     """
     saved = rl_config.useA85
-    rl_config.useA85 = 0  # binary image streams: ASCII85 in pure Python is slow
+    rl_config.useA85 = 0  # binary streams: ASCII85 in pure Python is slow
     try:
-        pdf, pages = _render(data, {})
+        pdf, pages, placements = _render(data, {})
         for _ in range(3):
-            pdf, found = _render(data, pages)
+            pdf, found, placements = _render(data, pages)
             if found == pages:
                 break
             pages = found
     finally:
         rl_config.useA85 = saved
-    return pdf
+    return embed_figures(pdf, placements, [f.pdf for f in data.figures])

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from ..reports import report_tables
+from ..reports import RANK_CI_MEANINGS, readable, report_tables
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 SEVERITY_CLASS = {"critical": "danger", "warning": "warning", "info": "info"}
@@ -24,11 +23,8 @@ SET_PLOTS = {"across_tasks": "Ranks across tasks"}
 
 
 def _as_text(value: Any) -> str:
-    if value is None or value == "":
-        return "—"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    """A deviation's registered or observed value as readable text."""
+    return "—" if value is None or value == "" else readable(value)
 
 
 def sorted_deviations(deviations: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -47,7 +43,7 @@ def sorted_deviations(deviations: list[Mapping[str, Any]]) -> list[dict[str, Any
 
 def task_plot_kinds(key: str, block: Mapping[str, Any]) -> list[str]:
     kinds = []
-    if key != "combined":
+    if key != "combined" and not block.get("targets"):
         kinds.append("dot_box")
     if block.get("bootstrap"):
         kinds.append("blob")
@@ -61,10 +57,31 @@ def plot_url(run_pk: int, kind: str, *, key: str, task: str | None) -> str:
     return f"{reverse('analysis:plot', args=[run_pk, kind])}?{urlencode(query)}"
 
 
-def _ci_cells(row: Mapping[str, Any], methods: list[str]) -> list[tuple[Any, Any]]:
-    return [
-        (row.get(f"rank_ci_{m}_lower"), row.get(f"rank_ci_{m}_upper")) for m in methods
-    ]
+def interval_table(block: Mapping[str, Any]) -> dict[str, Any]:
+    """Rank, score and one interval column per registered rank_ci method of a
+    task or target block; a cell is ``outside`` when the rank is not in it."""
+    methods = list(block.get("rank_ci") or {})
+    ranks = block["ranks"]
+    rows = []
+    for a in sorted(ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)):
+        cells = []
+        for method in methods:
+            lo, hi = block["rank_ci"][method].get(a, [None, None])
+            outside = None not in (lo, hi, ranks[a]) and not lo <= ranks[a] <= hi
+            cells.append({"lower": lo, "upper": hi, "outside": outside})
+        rows.append(
+            {
+                "rank": ranks[a],
+                "algorithm": a,
+                "score": block["scores"].get(a),
+                "intervals": cells,
+            }
+        )
+    return {
+        "methods": [(m, RANK_CI_MEANINGS.get(m, "")) for m in methods],
+        "rows": rows,
+        "any_outside": any(c["outside"] for r in rows for c in r["intervals"]),
+    }
 
 
 def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -74,17 +91,18 @@ def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, A
     for key, entry in output["rankings"].items():
         tasks = []
         for task, block in entry["tasks"].items():
-            methods = sorted(block.get("rank_ci") or {})
-            table = [
-                {**row, "cis": _ci_cells(row, methods)}
-                for row in rows
-                if row["ranking"] == key and row["task"] == task
+            bootstrap = [
+                row for row in rows if row["ranking"] == key and row["task"] == task
             ]
             tasks.append(
                 {
                     "name": task,
-                    "rows": table,
-                    "ci_methods": methods,
+                    "table": interval_table(block),
+                    "targets": [
+                        (name, interval_table(t))
+                        for name, t in (block.get("targets") or {}).items()
+                    ],
+                    "bootstrap_rows": bootstrap,
                     "has_bootstrap": bool(block.get("bootstrap")),
                     "winner_stability": block.get("winner_stability"),
                     "kendall_tau": block.get("kendall_tau"),

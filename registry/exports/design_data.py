@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from django.utils import timezone
 
+from ..canonical import canonical_json_bytes, sha256_hex
 from ..completeness import Completeness, Entry, StoredAnswer, compute_completeness
 from ..diffs import Change
 from ..models import Challenge
@@ -47,6 +49,7 @@ def _design_answer(entry: Entry, answers, changed=frozenset()) -> DesignAnswer:
         state=entry.state,
         text=text,
         changed=(entry.task_name, parameter.number) in changed,
+        bias_items=tuple(parameter.bias_items),
     )
 
 
@@ -135,11 +138,14 @@ def build_design_data_from_document(
     threshold_percent: int = 90,
     changes: Sequence[Change] = (),
     today: dt.date | None = None,
+    sha256: str | None = None,
 ) -> DesignDocument:
     """The PDF data of a registration version, from its canonical JSON alone.
 
     `changes` (from `registry.diffs.design_diff` against the previous version)
-    mark the parameters changed in this version.
+    mark the parameters changed in this version. `sha256` is the version's
+    stored hash, as the public page shows it (by default: computed from the
+    canonical JSON of `document`, which is what was hashed at registration).
     """
     design = document["design"]
     tasks = [(i, t["name"]) for i, t in enumerate(design.get("tasks", []), start=1)]
@@ -160,6 +166,7 @@ def build_design_data_from_document(
         ("Registration", document["identifier"]),
         ("Version", str(document["version"])),
         ("Registered", f"{document['registered_at']} by {document['registered_by']}"),
+        ("SHA-256", sha256 or sha256_hex(canonical_json_bytes(document))),
         ("Previous SHA-256", document.get("previous_sha256") or "—"),
     ]
     if document.get("justification"):
@@ -197,5 +204,10 @@ def build_design_data_from_document(
             + (f"{c.number}. " if c.number else "")
             + c.name
             for c in changes
+        ),
+        schemes=tuple(
+            (task["name"], json.dumps(task["scheme"], indent=2, sort_keys=True))
+            for task in design.get("tasks", [])
+            if task.get("scheme")
         ),
     )

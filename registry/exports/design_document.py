@@ -21,6 +21,7 @@ class DesignAnswer:
     state: AnswerState
     text: str = ""  # the answer as text, or the not-applicable reason
     changed: bool = False  # changed in this registration version (highlighted)
+    bias_items: tuple[str, ...] = ()  # BIAS checklist items the parameter feeds
 
 
 @dataclass(frozen=True)
@@ -70,3 +71,5 @@ class DesignDocument:
     version_lines: tuple[tuple[str, str], ...] = ()
     # Changes of this version, one line each ("Task Brain: Ranking scheme").
     changes: tuple[str, ...] = ()
+    # The frozen ranking scheme of each task as JSON (appendix): (task, JSON).
+    schemes: tuple[tuple[str, str], ...] = ()

@@ -29,6 +29,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     PageBreak,
     Paragraph,
+    Preformatted,
     SimpleDocTemplate,
     Spacer,
     Table,
@@ -147,6 +148,7 @@ class _Styles:
         self.cell_bold = style("cell_bold", fontName=fonts.bold, fontSize=9)
         self.cell_indent = style("cell_indent", fontSize=9, leftIndent=10)
         self.cell_right = style("cell_right", fontSize=9, alignment=TA_RIGHT)
+        self.code = style("code", fontSize=8, leading=10, leftIndent=12)
 
 
 class _Writer:
@@ -297,6 +299,10 @@ class _Writer:
                 "required for submission" if answer.required else "optional parameter"
             )
             flowables.append(self.para(f"MISSING ({flag})", s.missing))
+        if answer.bias_items:
+            items = ", ".join(answer.bias_items)
+            label = "BIAS item" if len(answer.bias_items) == 1 else "BIAS items"
+            flowables.append(self.para(f"{label}: {items}", s.muted))
         return flowables
 
     def sections(self, data: DesignDocument) -> list:
@@ -308,6 +314,22 @@ class _Writer:
                 flowables.append(self.para(group.title, s.h2))
                 for answer in group.answers:
                     flowables += self.answer(answer)
+        return flowables
+
+    def schemes(self, data: DesignDocument) -> list:
+        """Appendix: the frozen ranking scheme of every task, as registered."""
+        if not data.schemes:
+            return []
+        s = self.styles
+        flowables: list = [
+            PageBreak(),
+            self.para("Appendix: registered ranking schemes (JSON)", s.h1),
+        ]
+        for task, text in data.schemes:
+            flowables.append(self.para(f"Task {task}", s.h2))
+            flowables.append(
+                Preformatted(printable(text, unicode=self.fonts.unicode), s.code)
+            )
         return flowables
 
 
@@ -366,6 +388,7 @@ def render_design_pdf(data: DesignDocument, *, font_dir: Path = DEJAVU_DIR) -> b
         *writer.completeness(data),
         *writer.planning(data),
         *writer.sections(data),
+        *writer.schemes(data),
     ]
     document.build(story, canvasmaker=_numbered_canvas(fonts, footer))
     return buffer.getvalue()

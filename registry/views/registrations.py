@@ -202,6 +202,7 @@ def version_pdf(request, identifier: str, number: int):
         registry_url=url,
         threshold_percent=registration.call.completeness_threshold,
         changes=changes,
+        sha256=version.sha256,
     )
     response = HttpResponse(render_design_pdf(data), content_type="application/pdf")
     response["Content-Disposition"] = (

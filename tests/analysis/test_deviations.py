@@ -232,3 +232,94 @@ def test_post_hoc_versions_and_unstable_winner():
 )
 def test_submission_limit_is_read_from_prose(text, limit):
     assert submission_limit_from(text) == limit
+
+
+def _targets_results(withhold: int = 0) -> pd.DataFrame:
+    """Three targets of 30 cases each, four teams; team-C withholds its
+    `withhold` hardest cases of target "spleen" (hardest by the others)."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for target in ("colon", "vessel", "spleen"):
+        difficulty = rng.normal(0, 1, 30)
+        for a_index, algorithm in enumerate(("team-A", "team-B", "team-C", "team-D")):
+            for c in range(30):
+                value = 0.8 - 0.1 * difficulty[c] - 0.02 * a_index
+                rows.append(
+                    {
+                        "task": "Mystery",
+                        "target": target,
+                        "case": f"{target}-{c:02d}",
+                        "algorithm": algorithm,
+                        "metric": "DSC",
+                        "value": f"{value + rng.normal(0, 0.01):.4f}",
+                    }
+                )
+    frame = pd.DataFrame(rows)
+    if withhold:
+        spleen = frame[(frame["target"] == "spleen") & (frame["algorithm"] != "team-C")]
+        mean = (
+            spleen.assign(v=spleen["value"].astype(float)).groupby("case")["v"].mean()
+        )
+        hardest = set(mean.sort_values().index[:withhold])
+        mask = (frame["algorithm"] == "team-C") & frame["case"].isin(hardest)
+        frame.loc[mask, "value"] = ""
+    return validate_results(frame)
+
+
+def _targets_design() -> RegisteredDesign:
+    task = RegisteredTask(
+        name="Mystery",
+        metrics={"DSC": RegisteredMetric("DSC", True, 0, 0, 1)},
+        test_cases=90,
+        scheme=SCHEME,
+        missing_handling="worst value",
+    )
+    return design(tasks={"Mystery": task})
+
+
+def test_withholding_the_hardest_cases_of_one_target_is_suspected_there():
+    frame = _targets_results(withhold=10)
+    found = find_deviations(
+        design=_targets_design(), executed={"Mystery": SCHEME}, frame=frame, output={}
+    )
+    suspected = [d for d in found if d.code == "selective_submission_suspected"]
+    assert [(d.evidence["algorithm"], d.evidence["target"]) for d in suspected] == [
+        ("team-C", "spleen")
+    ]
+    assert "target spleen" in suspected[0].message
+    per_target = [
+        d for d in found if d.code == "missing_cases" and "target" in d.evidence
+    ]
+    assert [(d.evidence["target"], d.observed, d.severity) for d in per_target] == [
+        ("spleen", round(10 / 30, 4), "warning")
+    ]
+    summary = [
+        d for d in found if d.code == "missing_cases" and "targets" in d.evidence
+    ]
+    assert [(d.evidence["missing"], d.evidence["cases"]) for d in summary] == [(10, 90)]
+
+
+def test_audit_sentence_names_the_team_that_withheld_hard_cases():
+    from analysis.reports import audit_findings
+    from ranking import run_analysis
+
+    frame = _targets_results(withhold=10)
+    found = find_deviations(
+        design=_targets_design(), executed={"Mystery": SCHEME}, frame=frame, output={}
+    )
+    output = run_analysis(frame, {**SCHEME, "targets": "mean_rank"}).to_json_dict()
+    sentences = audit_findings(output, found)
+    suspected = [s for s in sentences if s.startswith("Suspected selective")]
+    assert len(suspected) == 1
+    assert "team-C" in suspected[0]
+    assert "target spleen" in suspected[0]
+
+
+def test_single_hard_missing_case_is_no_pattern():
+    def withhold_hardest(frame):
+        mask = (frame["algorithm"] == "C") & (frame["case"] == "c019")
+        frame.loc[mask, "value"] = ""
+        return frame
+
+    frame = results(extra=withhold_hardest)
+    assert selective_submission(design(), {"Liver": SCHEME}, frame) == []

@@ -5,10 +5,12 @@ import pytest
 
 from analysis.ingest import commit_results, read_upload
 from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
+from analysis.reports import RANK_CI_MEANINGS
 from analysis.services import start_analysis
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.analysis.django.conftest import SCHEME, results_csv
+from tests.analysis.reports.conftest import pdf_pages
 from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -25,7 +27,11 @@ def wait_until(page, condition, *, timeout_ms: int = 10_000) -> None:
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def registered_challenge():
+RANK_CI = ["bootstrap", "id_wilcoxon_one_sided"]
+TWO_INTERVALS = {**SCHEME, "uncertainty": {**SCHEME["uncertainty"], "rank_ci": RANK_CI}}
+
+
+def registered_challenge(scheme=SCHEME):
     """Like tests/analysis/django/conftest.py: two tasks, Wilcoxon on DSC."""
     olga = UserFactory(username="olga")
     chair = UserFactory(username="chair")
@@ -36,7 +42,7 @@ def registered_challenge():
         TaskFactory(challenge=challenge, name=name)
     fill_proposal(challenge, olga)
     for task in challenge.tasks.all():
-        set_task_scheme(task=task, scheme=SCHEME, actor=olga)
+        set_task_scheme(task=task, scheme=scheme, actor=olga)
     challenge.status = "accepted"
     challenge.save()
     return register_challenge(challenge=challenge, actor=chair)
@@ -69,7 +75,7 @@ def sign_in(page, username):
 
 
 def test_organizer_uploads_runs_and_downloads_the_report(page, quiet, tmp_path):
-    registration = registered_challenge()
+    registration = registered_challenge(TWO_INTERVALS)
     csv = tmp_path / "results.csv"
     csv.write_bytes(results_csv(n_cases=30))
     sign_in(page, "olga")
@@ -97,7 +103,14 @@ def test_organizer_uploads_runs_and_downloads_the_report(page, quiet, tmp_path):
     assert page.locator("#progress-bar").evaluate("bar => bar.value") == 100
     assert page.locator("#progress-label").inner_text() == "100 %"
     assert page.locator("#deviations [data-deviation='case_count_mismatch']").count()
-    assert page.locator(".ranking-table").count() == 2  # Brain and Heart, DSC
+    tables = page.locator(".ranking-table")
+    assert tables.count() == 2  # Brain and Heart, DSC
+    for table in tables.all():  # one interval column per registered method
+        heads = table.locator("th.rank-interval")
+        methods = [
+            heads.nth(i).get_attribute("data-method") for i in range(heads.count())
+        ]
+        assert methods == RANK_CI
     blob = page.get_by_role(
         "img", name="Blob plot of bootstrap ranks — task Brain, DSC"
     )
@@ -109,6 +122,10 @@ def test_organizer_uploads_runs_and_downloads_the_report(page, quiet, tmp_path):
     pdf = tmp_path / "report.pdf"
     download_info.value.save_as(pdf)
     assert pdf.read_bytes().startswith(b"%PDF")
+    text = " ".join(pdf_pages(pdf.read_bytes()))
+    for method in RANK_CI:  # one column per method in each task's table
+        assert text.count(f"{method}: {RANK_CI_MEANINGS[method][:20]}") == 2
+    assert "individual interval for one algorithm, not a simultaneous" in text
     assert download_info.value.suggested_filename == (
         f"{registration.identifier}-analysis-{run.pk}.pdf"
     )

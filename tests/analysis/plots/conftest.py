@@ -45,3 +45,13 @@ def forty():
     )
     scheme = {**SCHEME, "uncertainty": {**SCHEME["uncertainty"], "bootstrap": 10}}
     return results, run_analysis(results, scheme).to_json_dict()
+
+
+@pytest.fixture(scope="session")
+def forty_by_twenty():
+    """40 algorithms x 20 tasks: the scale the report must stay readable at."""
+    results = simulate.msd_like(
+        n_tasks=20, n_algorithms=40, n_cases=6, missing_rate=0.05, seed=4
+    )
+    scheme = {**SCHEME, "uncertainty": {**SCHEME["uncertainty"], "bootstrap": 5}}
+    return results, run_analysis(results, scheme).to_json_dict()

@@ -6,8 +6,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from analysis import plots
 
@@ -45,8 +47,26 @@ def _across(fn, top=True):
 
 
 def _violins(results, output, top_k=None):
-    taus = plots.bootstrap_kendall_taus(results, output, key="DSC")
-    return plots.kendall_tau_violins(taus)
+    tasks = output["rankings"]["DSC"]["tasks"]
+    return plots.kendall_tau_violins(
+        {t: b["kendall_tau_quantiles"] for t, b in tasks.items()}
+    )
+
+
+def _target_grid(kind):
+    def make(results, output, top_k=None):
+        task = next(iter(output["rankings"]["DSC"]["tasks"]))
+        block = output["rankings"]["DSC"]["tasks"][task]
+        targets = {"one": block, "two": block}
+        doubled = pd.concat(
+            [results[results["task"] == task].assign(target=name) for name in targets],
+            ignore_index=True,
+        )
+        return plots.target_grid(
+            kind, doubled, task=task, metric="DSC", targets=targets, top_k=top_k
+        )
+
+    return make
 
 
 PLOTS = {
@@ -63,6 +83,10 @@ PLOTS = {
     "stacked": _across(plots.stacked_frequency_plot),
     "dendrogram": _across(plots.task_dendrogram, top=False),
     "network": _across(plots.task_network, top=False),
+    "target_dot_box": _target_grid("dot_box"),
+    "target_podium": _target_grid("podium"),
+    "target_heatmap": _target_grid("heatmap"),
+    "target_significance": _target_grid("significance"),
 }
 
 
@@ -82,12 +106,142 @@ def test_plot_builds_for_forty_algorithms(name, forty):
     assert fig.axes
 
 
+def _drawn_texts(fig: Figure) -> list[Text]:
+    """Every text the figure draws: tick labels of the ticks in view, axis
+    labels, titles, annotations, legends and figure texts."""
+    texts: list[Text] = [*fig.texts]
+    for legend in fig.legends:
+        texts += legend.get_texts()
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        texts += [ax.title, ax._left_title, ax._right_title, *ax.texts]
+        if ax.get_legend():
+            texts += ax.get_legend().get_texts()
+        for axis in (ax.xaxis, ax.yaxis) if ax.axison else ():
+            texts.append(axis.label)
+            for tick in axis._update_ticks():
+                texts += [tick.label1, tick.label2]
+    return [t for t in texts if t.get_visible() and t.get_text()]
+
+
+def _clipped_texts(fig: Figure) -> list[str]:
+    """Drawn texts whose bounding box leaves the figure (1 px tolerance)."""
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    width, height = fig.bbox.width, fig.bbox.height
+    out = []
+    for text in _drawn_texts(fig):
+        box = text.get_window_extent(renderer)
+        if box.x0 < -1 or box.y0 < -1 or box.x1 > width + 1 or box.y1 > height + 1:
+            out.append(text.get_text())
+    return out
+
+
+@pytest.mark.parametrize("name", PLOTS)
+def test_plot_for_forty_algorithms_draws_no_text_outside_the_figure(name, forty):
+    fig = PLOTS[name](*forty)
+    assert _clipped_texts(fig) == []
+
+
+def test_plot_with_long_names_draws_no_text_outside_the_figure(ideal):
+    results, output = ideal
+    long = {f"A{i}": f"A{i} " + "very-long-team-name-" * 4 for i in range(1, 6)}
+    renamed = results.assign(algorithm=results["algorithm"].map(long))
+    block = output["rankings"]["DSC"]["tasks"]["Brain"]
+    ranks = {long[a]: r for a, r in block["ranks"].items()}
+    fig = plots.podium_plot(
+        renamed, task="Brain", metric="DSC", ranks=ranks, higher_is_better=True
+    )
+    assert _clipped_texts(fig) == []
+
+
+def test_names_are_drawn_as_plain_text_not_mathtext(ideal):
+    results, output = ideal
+    block = output["rankings"]["DSC"]["tasks"]["Brain"]
+    names = {"A1": "$x_1$", "A2": "$\\frac{a}{b}$"}
+    renamed = results.assign(algorithm=results["algorithm"].replace(names))
+    ranks = {names.get(a, a): r for a, r in block["ranks"].items()}
+    fig = plots.dot_box_plot(renamed, task="Brain", metric="DSC", ranks=ranks)
+    pdf = plots.figure_pdf(fig)
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert "$x_1$" in labels
+    assert pdf.startswith(b"%PDF")
+    assert not any(t._parse_math for t in fig.axes[0].get_xticklabels())
+
+
+def test_extreme_values_do_not_break_a_figure():
+    values = np.array([[1e308, -1e308], [1e308, 0.5], [-1e308, 1e308]])
+    results = plots_results(values)
+    ranks = {"A1": 1, "A2": 2}
+    for draw in (plots.dot_box_plot, plots.podium_plot, plots.ranking_heatmap):
+        extra = {} if draw is plots.dot_box_plot else {"higher_is_better": True}
+        fig = draw(results, task="T1", metric="DSC", ranks=ranks, **extra)
+        assert plots.figure_pdf(fig).startswith(b"%PDF")
+
+
+def plots_results(values):
+    from ranking import simulate
+
+    return simulate.matrix_to_results(values)
+
+
+def test_each_target_keeps_its_own_cases():
+    frame = pd.DataFrame(
+        {
+            "task": "T",
+            "target": ["a", "a", "b", "b", "b", "b"],
+            "case": ["a1", "a1", "b1", "b1", "b2", "b2"],
+            "algorithm": ["A", "B"] * 3,
+            "metric": "DSC",
+            "value": [0.9, 0.8, 0.7, np.nan, 0.6, 0.5],
+        }
+    )
+    a = plots.task_matrix(
+        frame, task="T", metric="DSC", algorithms=["A", "B"], target="a"
+    )
+    b = plots.task_matrix(
+        frame, task="T", metric="DSC", algorithms=["A", "B"], target="b"
+    )
+    assert a.shape == (1, 2)
+    assert np.isnan(b).sum() == 1
+    fig = plots.dot_box_plot(
+        frame, task="T", metric="DSC", ranks={"A": 1, "B": 2}, target="a"
+    )
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["A", "B"]
+    with pytest.raises(ValueError, match="has targets"):
+        plots.task_matrix(frame, task="T", metric="DSC", algorithms=["A", "B"])
+
+
+def test_network_places_similar_tasks_closer():
+    entry = {
+        "tasks": {
+            "T1": {"ranks": {"A": 1, "B": 2, "C": 3, "D": 4}},
+            "T2": {"ranks": {"A": 1, "B": 2, "C": 4, "D": 3}},
+            "T3": {"ranks": {"A": 4, "B": 3, "C": 2, "D": 1}},
+        }
+    }
+    _, d = plots.task_distances(entry)
+    xy = plots.similarity_layout(d)
+    close = np.linalg.norm(xy[0] - xy[1])
+    far = np.linalg.norm(xy[0] - xy[2])
+    assert close < far
+
+
+def test_dendrogram_and_network_need_three_tasks(ideal):
+    entry = ideal[1]["rankings"]["DSC"]
+    two = {"tasks": dict(list(entry["tasks"].items())[:2])}
+    for draw in (plots.task_dendrogram, plots.task_network):
+        with pytest.raises(ValueError, match="at least 3 tasks"):
+            draw(two)
+
+
 def test_blob_plot_with_forty_algorithms_labels_all_and_scales_width(forty):
     block = forty[1]["rankings"]["DSC"]["tasks"]["T01"]
     fig = plots.blob_plot(block)
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert len(labels) == 40
-    assert fig.get_figwidth() > 12
+    assert fig.get_figwidth() > 8
     assert fig.axes[0].get_xticklabels()[0].get_rotation() == 60
 
 
@@ -132,17 +286,12 @@ def test_svg_and_pdf_bytes_are_identical_for_identical_input(ideal):
     assert b"CreationDate" not in plots.figure_pdf(first)
 
 
-def test_bootstrap_kendall_taus_reproduce_the_output_summary(forty):
-    results, output = forty
-    taus = plots.bootstrap_kendall_taus(results, output, key="DSC")
-    for task, block in output["rankings"]["DSC"]["tasks"].items():
-        assert taus[task].shape == (10,)
-        assert float(np.median(taus[task])) == pytest.approx(
-            block["kendall_tau"]["median"], abs=1e-12
-        )
-        assert float(np.percentile(taus[task], 2.5)) == pytest.approx(
-            block["kendall_tau"]["lower"], abs=1e-12
-        )
+def test_stored_tau_quantiles_match_the_tau_summary(forty):
+    for block in forty[1]["rankings"]["DSC"]["tasks"].values():
+        quantiles = block["kendall_tau_quantiles"]
+        assert len(quantiles) == 21
+        assert quantiles[10] == pytest.approx(block["kendall_tau"]["median"])
+        assert quantiles == sorted(quantiles)
 
 
 def test_task_distances_are_spearman_footrule():
@@ -177,3 +326,38 @@ def test_plots_do_not_import_pyplot():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_report_figures_across_twenty_tasks_and_forty_algorithms_are_unclipped(
+    forty_by_twenty,
+):
+    from analysis.reports.build import (
+        PANELS_PER_FIGURE,
+        TASK_PANELS_PER_FIGURE,
+        _chunks,
+    )
+
+    entry = forty_by_twenty[1]["rankings"]["DSC"]
+    algorithms = plots.consensus_order(entry)
+    tasks = list(entry["tasks"])
+    figures = [
+        plots.rank_blobs_across_tasks(entry),
+        plots.kendall_tau_violins(
+            {t: b["kendall_tau_quantiles"] for t, b in entry["tasks"].items()}
+        ),
+        plots.task_dendrogram(entry),
+        plots.task_network(entry),
+        plots.bootstrap_blobs_per_task(
+            entry, only=_chunks(tasks, TASK_PANELS_PER_FIGURE)[0]
+        ),
+        plots.bootstrap_blobs_per_algorithm(
+            entry, only=_chunks(algorithms, PANELS_PER_FIGURE)[0]
+        ),
+        plots.stacked_frequency_plot(
+            entry, only=_chunks(algorithms, PANELS_PER_FIGURE)[0]
+        ),
+    ]
+    for fig in figures:
+        assert _clipped_texts(fig) == [], fig.texts[0].get_text()
+        # readable on an A4 page: at most ~2.5 times wider than the text block
+        assert fig.get_figwidth() < 18

@@ -166,8 +166,39 @@ def test_build_report_data_embeds_figures(ideal_run):
         titles
     )
     assert {f.task for f in data.figures} == {"Brain", "Liver", "Lung", None}
-    assert pdf.count(b"/Subtype /Image") >= len(data.figures)  # + alpha masks
-    assert "Network of tasks" in " ".join(pdf_pages(pdf))
+    forms, images = _xobjects(pdf)
+    assert len(forms) >= len(data.figures)
+    # vector figures: the only images are heatmap cells (one pixel per cell of
+    # the 5 x 5 matrices) and colour-bar strips, never a figure-sized raster
+    assert (5, 5) in images
+    assert all((w, h) == (5, 5) or min(w, h) <= 16 for w, h in images)
+    # figure text is real text: a figure's own title is searchable
+    assert "Network of tasks (position and edge width" in " ".join(pdf_pages(pdf))
+
+
+def _xobjects(pdf: bytes) -> tuple[list[object], list[tuple[int, int]]]:
+    """Form XObjects and (width, height) of every image, on any page."""
+    import io
+
+    from pypdf import PdfReader
+
+    forms, images, seen = [], [], set()
+
+    def visit(resources) -> None:
+        for ref in (resources or {}).get("/XObject", {}).values():
+            if id(ref.get_object()) in seen:
+                continue
+            obj = ref.get_object()
+            seen.add(id(obj))
+            if obj["/Subtype"] == "/Form":
+                forms.append(obj)
+                visit(obj.get("/Resources"))
+            elif obj["/Subtype"] == "/Image":
+                images.append((int(obj["/Width"]), int(obj["/Height"])))
+
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        visit(page.get("/Resources"))
+    return forms, images
 
 
 def test_pdf_module_is_the_only_reportlab_importer():
@@ -180,3 +211,46 @@ def test_pdf_module_is_the_only_reportlab_importer():
         if "import reportlab" in p.read_text() or "from reportlab" in p.read_text()
     )
     assert importers == ["reports/pdf.py"]
+
+
+def test_exploratory_report_shows_registered_and_executed_scheme(ideal_run):
+    results, output = ideal_run
+    registered = {**output["scheme"], "method": "rank_then_aggregate"}
+    data = build_report_data(
+        results,
+        output,
+        title=dataclasses.replace(TITLE, exploratory=True),
+        figures=False,
+        registered_schemes=dict.fromkeys(["Brain", "Liver", "Lung"], registered),
+    )
+    text = " ".join(pdf_pages(render_report_pdf(data)))
+    assert "The registered ranking scheme, in words" in text
+    assert "rank algorithms within each case" in text.lower() or "rank-then" in text
+    assert "The executed scheme differs from the registered one" in text
+    assert "Brain method rank_then_aggregate aggregate_then_rank" in text
+
+
+def test_checklist_names_design_parameters_and_report_pages(ideal_run):
+    results, output = ideal_run
+    data = build_report_data(
+        results,
+        output,
+        title=TITLE,
+        figures=False,
+        design_answers={"5a": "parameter 1 (Challenge name)"},
+    )
+    text = " ".join(pdf_pages(render_report_pdf(data)))
+    assert (
+        "Registered design: parameter 1 (Challenge name); Title page (page 1)" in text
+    )
+
+
+def test_rank_outside_its_interval_is_marked_and_explained(ideal_run):
+    results, output = ideal_run
+    output = copy.deepcopy(output)
+    block = output["rankings"]["DSC"]["tasks"]["Brain"]
+    block["rank_ci"]["bootstrap"]["A1"] = [2, 3]  # rank 1 lies outside
+    text = " ".join(pdf_pages(render_report_pdf(_data((results, output)))))
+    assert "[2, 3] †" in text
+    assert "The rank lies outside this interval" in text
+    assert "not a simultaneous one for all algorithms" in text

@@ -97,3 +97,30 @@ def test_version_one_pdf_has_no_change_marker():
     text = flat(pdf_text(render_design_pdf(data)))
     assert "Changed in this version" not in text
     assert "Post hoc" not in text
+
+
+def test_version_pdf_prints_hash_date_scheme_appendix_and_bias_items():
+    design = copy.deepcopy(DESIGN)
+    design["tasks"][0]["scheme"] = {"metric": "DSC", "method": "test_then_rank"}
+    document = version_document(design)
+    data = build_design_data_from_document(
+        document,
+        registry_url="https://r.example.org/x/",
+        today=dt.date(2027, 5, 2),
+        sha256="b" * 64,
+    )
+    text = flat(pdf_text(render_design_pdf(data)))
+    assert "SHA-256" in text
+    assert "b" * 64 in text.replace(" ", "")  # a long hash may wrap
+    assert "2027-05-01T10:00:00+00:00" in text
+    assert "Appendix: registered ranking schemes (JSON)" in text
+    assert '"method": "test_then_rank"' in text
+    assert "BIAS items: 1, 5a, 5b" in text  # parameter 1, Challenge name
+
+
+def test_version_pdf_hash_defaults_to_the_canonical_json_hash():
+    from registry.canonical import canonical_sha256
+
+    document = version_document(DESIGN)
+    data = build_design_data_from_document(document, registry_url="https://r/x/")
+    assert ("SHA-256", canonical_sha256(document)) in data.version_lines
