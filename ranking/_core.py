@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
 from .aggregate import aggregate_scores, case_ranks
 from .scheme import Scheme
@@ -114,7 +115,11 @@ def combine_ranks(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Average several rankings (targets, metrics or tasks) and rank the means."""
     parts = [average_ranks(r) if average_ties else r for r in rank_list]
-    scores = np.mean(np.stack(parts, axis=0), axis=0)
+    stacked = np.stack(parts, axis=0)
+    if stacked.ndim == 2:
+        scores = exact_means(stacked)
+    else:  # (B, m) rankings of resamples: sums of whole and half ranks are exact
+        scores = stacked.sum(axis=0) / stacked.shape[0]
     return rank_rows(scores, ties=ties, higher_is_better=False), scores
 
 
@@ -124,7 +129,10 @@ class TaskData:
 
     ``values[metric][target]`` is an (n_cases x m) float matrix after the
     ``value`` policy (NaN where a result stays missing); rows follow
-    ``cases`` and columns ``algorithms`` (both sorted). ``raw`` keeps the
+    ``cases`` and columns ``algorithms`` (sorted by name). ``cases`` are in a
+    canonical order given by their values (:func:`canonical_row_order`), so
+    that the case names and the row order of the file cannot change a
+    bootstrap draw, a leave-one-out sample or a tie-break. ``raw`` keeps the
     matrices before any substitution (for the audit).
 
     A target's cases are the cases that have a row for that target: targets
@@ -164,6 +172,28 @@ def _positions(column: pd.Series, names: list[str]) -> np.ndarray:
     return np.searchsorted(np.asarray(names, dtype=object), column.to_numpy())
 
 
+def _absent_metrics_message(absent: list[str], known: list[str]) -> str:
+    import difflib
+
+    listed = ", ".join(repr(m) for m in known) or "none"
+    hints = []
+    for metric in absent:
+        close = difflib.get_close_matches(metric, known, n=1, cutoff=0.6)
+        close = close or [k for k in known if k.casefold() == metric.casefold()]
+        if close:
+            hints.append(f"did you mean {close[0]!r} for {metric!r}?")
+    names = ", ".join(repr(m) for m in absent)
+    noun = "metric" if len(absent) == 1 else "metrics"
+    message = (
+        f"scheme field 'metric': {noun} {names} of the scheme has no row in the "
+        f"results (column 'metric'); the results have the metrics {listed}"
+    )
+    fix = " ".join(hints) or (
+        "rename the metric in the scheme or in the results so that they match"
+    )
+    return f"{message}; {fix}"
+
+
 def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
     """Split a validated results table into per-task matrices.
 
@@ -174,12 +204,10 @@ def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
     MissingResultsError
         Results are missing and the scheme has no missing rule.
     """
-    known = set(frame["metric"].unique())
-    for metric in scheme.metrics:
-        if metric not in known:
-            raise ValueError(
-                f"metric {metric!r} of the scheme has no row in the results"
-            )
+    known = sorted(str(m) for m in frame["metric"].unique())
+    absent = [m for m in scheme.metrics if m not in known]
+    if absent:
+        raise ValueError(_absent_metrics_message(absent, known))
     tasks: list[TaskData] = []
     affected: dict[str, set[str]] = {}
     for task_name in sorted(frame["task"].unique()):
@@ -192,21 +220,36 @@ def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
         alg_code = _positions(sub["algorithm"], algorithms)
         metric_col = sub["metric"].to_numpy()
         target_col = sub["target"].to_numpy()
-        value_col = sub["value"].to_numpy(dtype=np.float64)
-        values: dict[str, dict[str, np.ndarray]] = {}
-        raw: dict[str, dict[str, np.ndarray]] = {}
-        target_rows: dict[str, np.ndarray] = {}
-        if targets != [""]:
-            for target in targets:
-                rows_t = np.unique(case_code[target_col == target])
-                if len(rows_t) < len(cases):
-                    target_rows[target] = rows_t
+        # + 0.0 turns -0.0 into 0.0: the same number, one bit pattern
+        value_col = sub["value"].to_numpy(dtype=np.float64) + 0.0
+        full: dict[tuple[str, str], np.ndarray] = {}
         for metric in scheme.metrics:
-            values[metric], raw[metric] = {}, {}
             for target in targets:
                 sel = (metric_col == metric) & (target_col == target)
                 x = np.full((len(cases), len(algorithms)), np.nan)
                 x[case_code[sel], alg_code[sel]] = value_col[sel]
+                full[(metric, target)] = x
+        in_target: dict[str, np.ndarray] = {}
+        if targets != [""]:
+            for target in targets:
+                flags = np.zeros(len(cases), dtype=bool)
+                flags[case_code[target_col == target]] = True
+                if not flags.all():
+                    in_target[target] = flags
+        # Cases in an order given by their values, not their names or rows
+        order = canonical_row_order(
+            np.column_stack(
+                [f.astype(np.float64) for f in in_target.values()] + list(full.values())
+            )
+        )
+        cases = [cases[i] for i in order]
+        target_rows = {t: np.flatnonzero(f[order]) for t, f in in_target.items()}
+        values: dict[str, dict[str, np.ndarray]] = {}
+        raw: dict[str, dict[str, np.ndarray]] = {}
+        for metric in scheme.metrics:
+            values[metric], raw[metric] = {}, {}
+            for target in targets:
+                x = full[(metric, target)][order]
                 if target in target_rows:
                     x = x[target_rows[target]]
                 raw[metric][target] = x

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ._core import TaskData, build_tasks, key_task_ranking
+from ._exact import NonFiniteResultError
 from ._validation import validate_results
 from .bootstrap import BOOTSTRAP_BLOCK, block_counts, n_blocks, resampled
 from .scheme import Scheme, parse_scheme
@@ -175,13 +176,16 @@ def bootstrap_block_ranks(
     if len(chosen) == 0:
         return np.empty((0, m), dtype=np.float64)
     scheme, n_cases = prepared.scheme, len(data.cases)
-    parts = [
-        resampled(
-            lambda c: key_task_ranking(data, scheme, key, c)[0],
-            block_counts(
-                n_cases, prepared.n_boot, seed=prepared.seed, task=task, block=k
-            ),
-        )
-        for k in chosen
-    ]
+    try:
+        parts = [
+            resampled(
+                lambda c: key_task_ranking(data, scheme, key, c)[0],
+                block_counts(
+                    n_cases, prepared.n_boot, seed=prepared.seed, task=task, block=k
+                ),
+            )
+            for k in chosen
+        ]
+    except NonFiniteResultError as exc:
+        raise exc.named(metric=key, task=task, algorithms=data.algorithms) from None
     return np.concatenate(parts, axis=0).astype(np.float64, copy=False)

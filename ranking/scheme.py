@@ -37,6 +37,7 @@ P_ADJUST = ("none", "holm", "bonferroni")
 TEST_METHODS = ("approx", "exact")
 RANK_CI_METHODS = (
     "bootstrap",
+    "bootstrap_unpaired",
     "id_nemenyi",
     "id_wilcoxon_two_sided",
     "id_wilcoxon_one_sided",

@@ -24,6 +24,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import ndtr
 
+from ._exact import differences_safe
 from ._ranks import rank_rows
 from .results import SignificanceResult
 
@@ -237,6 +238,7 @@ def pairwise_wilcoxon(
         raise ValueError("values must be a (cases x algorithms) matrix")
     if method not in ("approx", "exact"):
         raise ValueError("method must be 'approx' or 'exact'")
+    x = differences_safe(x)  # d = x_i - x_j must not overflow
     n, m = x.shape
     single = counts is None
     w = (
