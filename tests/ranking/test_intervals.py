@@ -221,9 +221,7 @@ def test_constant_input_runs_without_warnings(method):
     values = np.full((6, 4), 0.7)
 
     intervals = rank_confidence_intervals(values, method=method, seed=0)
-    averaged = rank_confidence_intervals(
-        values, method=method, seed=0, ties="average"
-    )
+    averaged = rank_confidence_intervals(values, method=method, seed=0, ties="average")
 
     # Bootstrap: all algorithms tie in every sample: rank 1 under "min",
     # 2.5 under "average". The tests' gate is not rejected: [1, m].
