@@ -91,8 +91,8 @@ def read_upload(name: str, data: bytes) -> pd.DataFrame:
         raise UploadError([f"The CSV is not UTF-8 (byte {exc.start})."]) from None
     try:
         return read_results(io.BytesIO(data))
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise UploadError([f"The CSV cannot be parsed: {exc}"]) from None
+    except ResultsError as exc:  # separator, field counts, … (named by line)
+        raise UploadError(exc.errors) from None
 
 
 def validated(frame: pd.DataFrame) -> pd.DataFrame:

@@ -9,15 +9,19 @@ leave-one-case-out samples.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
+from ._validation import ResultsTable, validate_table
 from .aggregate import aggregate_scores, case_ranks
 from .scheme import Scheme
 from .significance import significance_scores
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["MatrixRule", "MissingResultsError", "TaskData", "build_tasks"]
 
@@ -161,17 +165,6 @@ class TaskData:
         return self.targets != [""]
 
 
-def _positions(column: pd.Series, names: list[str]) -> np.ndarray:
-    """Index of every entry of ``column`` in the sorted list ``names``."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        index = {name: k for k, name in enumerate(names)}
-        lookup = np.array(
-            [index.get(c, -1) for c in column.cat.categories] + [-1], dtype=np.int64
-        )
-        return lookup[np.asarray(column.cat.codes)]
-    return np.searchsorted(np.asarray(names, dtype=object), column.to_numpy())
-
-
 def _absent_metrics_message(absent: list[str], known: list[str]) -> str:
     import difflib
 
@@ -194,8 +187,14 @@ def _absent_metrics_message(absent: list[str], known: list[str]) -> str:
     return f"{message}; {fix}"
 
 
-def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
-    """Split a validated results table into per-task matrices.
+def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[TaskData]:
+    """Split a results table into per-task matrices.
+
+    Parameters
+    ----------
+    results : ResultsTable or pandas.DataFrame
+        Checked here unless it is a :class:`ResultsTable` or the unmodified
+        output of :func:`validate_results`.
 
     Raises
     ------
@@ -204,24 +203,35 @@ def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
     MissingResultsError
         Results are missing and the scheme has no missing rule.
     """
-    known = sorted(str(m) for m in frame["metric"].unique())
+    table = validate_table(results)
+    codes, cats = table.codes, table.categories
+    used_metrics = np.unique(codes["metric"])
+    known = sorted(cats["metric"][int(k)] for k in used_metrics)
     absent = [m for m in scheme.metrics if m not in known]
     if absent:
-        raise ValueError(_absent_metrics_message(absent, known))
+        where = f"{table.source}: " if table.source else ""
+        raise ValueError(where + _absent_metrics_message(absent, known))
+    metric_code = {cats["metric"].index(m): m for m in scheme.metrics}
     tasks: list[TaskData] = []
     affected: dict[str, set[str]] = {}
-    for task_name in sorted(frame["task"].unique()):
-        rows = frame[frame["task"] == task_name]
-        cases = sorted(rows["case"].unique())
-        algorithms = sorted(rows["algorithm"].unique())
-        sub = rows[rows["metric"].isin(scheme.metrics)]
-        targets = sorted(sub["target"].unique()) or [""]
-        case_code = _positions(sub["case"], cases)
-        alg_code = _positions(sub["algorithm"], algorithms)
-        metric_col = sub["metric"].to_numpy()
-        target_col = sub["target"].to_numpy()
-        # + 0.0 turns -0.0 into 0.0: the same number, one bit pattern
-        value_col = sub["value"].to_numpy(dtype=np.float64) + 0.0
+    task_codes = codes["task"]
+    for t_code in np.unique(task_codes).tolist():
+        task_name = cats["task"][t_code]
+        rows = np.flatnonzero(task_codes == t_code)
+        case_u, case_pos = np.unique(codes["case"][rows], return_inverse=True)
+        alg_u, alg_pos = np.unique(codes["algorithm"][rows], return_inverse=True)
+        cases = [cats["case"][int(k)] for k in case_u]
+        algorithms = [cats["algorithm"][int(k)] for k in alg_u]
+        in_scheme = np.isin(codes["metric"][rows], list(metric_code))
+        sub = rows[in_scheme]
+        case_code = case_pos[in_scheme]
+        alg_code = alg_pos[in_scheme]
+        metric_col = np.array(
+            [metric_code[int(k)] for k in codes["metric"][sub]], dtype=object
+        )
+        target_col = np.asarray(cats["target"], dtype=object)[codes["target"][sub]]
+        targets = sorted(set(target_col.tolist())) or [""]
+        value_col = table.value[sub]
         full: dict[tuple[str, str], np.ndarray] = {}
         for metric in scheme.metrics:
             for target in targets:

@@ -7,10 +7,9 @@ import math
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._core import TaskData, combine_ranks, key_task_ranking
 from ._exact import NonFiniteResultError
@@ -19,6 +18,11 @@ from .bootstrap import leave_one_out_counts, resampled, summarise_resamples
 from .plan import PreparedAnalysis, bootstrap_block_ranks, prepare_analysis
 from .scheme import Scheme, parse_scheme, scheme_to_dict
 from .significance import adjust_pvalues, pairwise_wilcoxon
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ._validation import ResultsTable
 
 __all__ = ["AnalysisResult", "run_analysis"]
 
@@ -290,7 +294,7 @@ def _checked_bootstrap_ranks(
 
 
 def run_analysis(
-    results: pd.DataFrame,
+    results: pd.DataFrame | ResultsTable,
     scheme: dict[str, Any] | Scheme,
     *,
     bootstrap: int | None = None,
@@ -304,9 +308,10 @@ def run_analysis(
 
     Parameters
     ----------
-    results : pandas.DataFrame
-        A results table (as read by :func:`read_results`); it is validated here
-        unless it is the (unmodified) output of :func:`validate_results`.
+    results : pandas.DataFrame or ResultsTable
+        A results table (as read by :func:`read_results`, or the checked
+        columns of :func:`read_table`); a frame is validated here unless it is
+        the (unmodified) output of :func:`validate_results`.
     scheme : dict or Scheme
         The ranking scheme (contract §2).
     bootstrap : int, optional
