@@ -226,16 +226,18 @@ def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[Ta
         sub = rows[in_scheme]
         case_code = case_pos[in_scheme]
         alg_code = alg_pos[in_scheme]
-        metric_col = np.array(
-            [metric_code[int(k)] for k in codes["metric"][sub]], dtype=object
-        )
-        target_col = np.asarray(cats["target"], dtype=object)[codes["target"][sub]]
-        targets = sorted(set(target_col.tolist())) or [""]
+        metric_col = codes["metric"][sub]
+        target_codes = codes["target"][sub]
+        target_names = {int(k): cats["target"][int(k)] for k in np.unique(target_codes)}
+        targets = sorted(target_names.values()) or [""]
+        target_code = {name: k for k, name in target_names.items()}
         value_col = table.value[sub]
         full: dict[tuple[str, str], np.ndarray] = {}
-        for metric in scheme.metrics:
+        for m_code, metric in metric_code.items():
             for target in targets:
-                sel = (metric_col == metric) & (target_col == target)
+                sel = metric_col == m_code
+                if len(targets) > 1:
+                    sel &= target_codes == target_code[target]
                 x = np.full((len(cases), len(algorithms)), np.nan)
                 x[case_code[sel], alg_code[sel]] = value_col[sel]
                 full[(metric, target)] = x
@@ -243,7 +245,7 @@ def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[Ta
         if targets != [""]:
             for target in targets:
                 flags = np.zeros(len(cases), dtype=bool)
-                flags[case_code[target_col == target]] = True
+                flags[case_code[target_codes == target_code[target]]] = True
                 if not flags.all():
                     in_target[target] = flags
         # Cases in an order given by their values, not their names or rows

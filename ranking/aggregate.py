@@ -97,7 +97,10 @@ def aggregate_scores(
         if scale != 1.0:
             filled = filled * scale
         num = w @ filled
-        den = w @ present.astype(np.float64)
+        if present.all():  # every algorithm has every case
+            den = np.repeat(w.sum(axis=1)[:, None], m, axis=1)
+        else:
+            den = w @ present.astype(np.float64)
         out = np.full(num.shape, np.nan)
         np.divide(num, den, out=out, where=den > 0)
         return out if scale == 1.0 else out / scale

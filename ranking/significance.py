@@ -110,29 +110,37 @@ def _signed_rank_batch(
     step = max(1, _CHUNK_ELEMENTS // max(1, n * n_pairs))
     fast = np.flatnonzero(untied)
     slow = np.flatnonzero(~untied)
+    if fast.size:
+        # Terms that do not depend on the order of |d| are matrix products in
+        # the cases' own order (exact: integers below 2**53).
+        used = ~dropped[fast]
+        nz_cases = ((np.abs(d[fast]) > 0) & used).T.astype(np.float64)
+        pos_cases = ((d[fast] > 0) & used).T.astype(np.float64)
+        first_cases = (~((np.abs(d[fast]) > 0) & used)).T.astype(np.float64)
+        # The cross term sums integers below n**2: exact in float32 up to n = 4096
+        ftype = np.float32 if n <= 4096 else np.float64
+        order_fast = order[fast]
+        pos_sorted = pos[fast].astype(ftype)
     for b0 in range(0, b_total, step):
         w = counts[b0 : b0 + step].astype(itype, copy=False)
         b1 = b0 + w.shape[0]
         if fast.size:
-            ws = w[:, order[fast]]
-            ws *= nz[fast]
-            cum = np.cumsum(ws, axis=2, dtype=itype)
-            wp = ws * pos[fast]
-            # sum of 2 * mid-rank over positive elements; mid-rank of a case
-            # drawn k times with cum inclusive count c is c - (k - 1) / 2
-            t2[b0:b1, fast] = (
-                2 * np.einsum("bpn,bpn->bp", wp, cum)
-                - np.einsum("bpn,bpn->bp", wp, ws)
-                + wp.sum(axis=2)
-            )
-            total = cum[:, :, -1]
-            n_eff[b0:b1, fast] = total
-            big = int(w.max(initial=0))
-            if itype is np.int32 and n * big * big < 2**31:
-                cubes = np.einsum("bpn,bpn->bp", ws * ws, ws)
-            else:
-                wsf = ws.astype(np.float64)
-                cubes = np.einsum("bpn,bpn,bpn->bp", wsf, wsf, wsf)
+            wf = w.astype(np.float64)
+            w2 = wf * wf
+            s1 = wf @ pos_cases  # sum of counts of positive differences
+            s2 = w2 @ pos_cases
+            total = wf @ nz_cases  # non-zero differences, with multiplicity
+            before = wf @ first_cases  # zeros and unused cases sort first
+            cubes = (w2 * wf) @ nz_cases
+            # mid-rank of a case drawn k times whose inclusive count among the
+            # non-zero |d| is c: c - (k - 1) / 2; twice the sum over positive
+            # differences is 2 sum(k c) - sum(k^2) + sum(k)
+            ws = w.astype(ftype)[:, order_fast]
+            cum = np.cumsum(ws, axis=2)
+            cum *= pos_sorted
+            cross = np.einsum("bpn,bpn->bp", ws, cum).astype(np.float64)
+            t2[b0:b1, fast] = np.rint(2 * (cross - before * s1) - s2 + s1)
+            n_eff[b0:b1, fast] = np.rint(total)
             tie[b0:b1, fast] = cubes - total
         if slow.size:
             rows = np.arange(slow.size)[:, None]
