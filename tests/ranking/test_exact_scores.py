@@ -12,10 +12,11 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ranking import aggregate_then_rank, run_analysis
+from ranking import NonFiniteResultError, aggregate_then_rank, run_analysis
 from ranking._exact import canonical_row_order, exact_means
 
 # Values with deliberate ties: permutations of 0.1, 0.2, 0.3 have sums that
@@ -181,3 +182,50 @@ def test_canonical_row_order_ignores_the_input_order():
     second = key[perm][canonical_row_order(key[perm])]
 
     np.testing.assert_array_equal(first, second)
+
+
+def test_values_near_the_float_limit_rank_by_their_exact_means():
+    # Summed in floats, A's and B's totals overflow to inf and tie.
+    x = np.array([[1.7e308, 1.6e308, 1.0], [1.5e308, 1.6e308, 2.0]])
+    frame = pd.DataFrame(
+        {
+            "task": "T",
+            "case": np.repeat(["c1", "c2"], 3),
+            "algorithm": ["A", "B", "C"] * 2,
+            "metric": "DSC",
+            "value": x.ravel(),
+        }
+    )
+    scheme = {
+        "metric": "DSC",
+        "higher_is_better": True,
+        "method": "aggregate_then_rank",
+        "uncertainty": {"bootstrap": 20, "seed": 1},
+    }
+
+    task = run_analysis(frame, scheme).to_json_dict()["rankings"]["DSC"]["tasks"]["T"]
+
+    assert task["scores"] == {"A": 1.6e308, "B": 1.6e308, "C": 1.5}
+    assert task["ranks"] == {"A": 1, "B": 1, "C": 3}
+    assert task["bootstrap"]["C"]["freq"] == {"3": 1.0}
+
+
+def test_overflow_without_exact_rescaling_is_refused_naming_everything():
+    frame = pd.DataFrame(
+        {
+            "task": "Liver",
+            "case": ["c1", "c1", "c2", "c2"],
+            "algorithm": ["A", "B", "A", "B"],
+            "metric": "HD",
+            "value": [1.7e308, 5e-324, -1.7e308, 0.0],
+        }
+    )
+    scheme = {"metric": "HD", "higher_is_better": False, "method": "test_then_rank"}
+
+    with pytest.raises(NonFiniteResultError) as info:
+        run_analysis(frame, scheme)
+
+    assert info.value.metric == "HD"
+    assert info.value.task == "Liver"
+    assert info.value.algorithms == ("A",)
+    assert str(info.value).startswith("metric 'HD', task 'Liver', algorithm(s) 'A': ")
