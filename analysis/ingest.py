@@ -106,8 +106,8 @@ def read_upload(name: str, data: bytes) -> pd.DataFrame:
     _check_csv_shape(data)
     try:
         return read_results(io.BytesIO(data))
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise UploadError([f"The CSV cannot be parsed: {exc}"]) from None
+    except ResultsError as exc:  # separator, field counts, … (named by line)
+        raise UploadError(exc.errors) from None
 
 
 def _check_shape(*, rows: int, columns: int) -> None:

@@ -10,6 +10,7 @@ are exposed for the registry's previews and for tests.
 """
 
 from ._core import MissingResultsError
+from ._exact import NonFiniteResultError
 from ._validation import ResultsError, RowError, read_results, validate_results
 from .aggregate import aggregate_then_rank, case_ranks, rank_then_aggregate
 from .audit import audit_task, withheld_ranks
@@ -46,6 +47,7 @@ __all__ = [
     "AnalysisResult",
     "BootstrapResult",
     "MissingResultsError",
+    "NonFiniteResultError",
     "PreparedAnalysis",
     "RankingComparison",
     "RankingResult",

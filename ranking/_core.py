@@ -9,14 +9,19 @@ leave-one-case-out samples.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
+from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
+from ._validation import ResultsTable, validate_table
 from .aggregate import aggregate_scores, case_ranks
 from .scheme import Scheme
 from .significance import significance_scores
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["MatrixRule", "MissingResultsError", "TaskData", "build_tasks"]
 
@@ -114,7 +119,11 @@ def combine_ranks(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Average several rankings (targets, metrics or tasks) and rank the means."""
     parts = [average_ranks(r) if average_ties else r for r in rank_list]
-    scores = np.mean(np.stack(parts, axis=0), axis=0)
+    stacked = np.stack(parts, axis=0)
+    if stacked.ndim == 2:
+        scores = exact_means(stacked)
+    else:  # (B, m) rankings of resamples: sums of whole and half ranks are exact
+        scores = stacked.sum(axis=0) / stacked.shape[0]
     return rank_rows(scores, ties=ties, higher_is_better=False), scores
 
 
@@ -124,7 +133,10 @@ class TaskData:
 
     ``values[metric][target]`` is an (n_cases x m) float matrix after the
     ``value`` policy (NaN where a result stays missing); rows follow
-    ``cases`` and columns ``algorithms`` (both sorted). ``raw`` keeps the
+    ``cases`` and columns ``algorithms`` (sorted by name). ``cases`` are in a
+    canonical order given by their values (:func:`canonical_row_order`), so
+    that the case names and the row order of the file cannot change a
+    bootstrap draw, a leave-one-out sample or a tie-break. ``raw`` keeps the
     matrices before any substitution (for the audit).
 
     A target's cases are the cases that have a row for that target: targets
@@ -153,19 +165,36 @@ class TaskData:
         return self.targets != [""]
 
 
-def _positions(column: pd.Series, names: list[str]) -> np.ndarray:
-    """Index of every entry of ``column`` in the sorted list ``names``."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        index = {name: k for k, name in enumerate(names)}
-        lookup = np.array(
-            [index.get(c, -1) for c in column.cat.categories] + [-1], dtype=np.int64
-        )
-        return lookup[np.asarray(column.cat.codes)]
-    return np.searchsorted(np.asarray(names, dtype=object), column.to_numpy())
+def _absent_metrics_message(absent: list[str], known: list[str]) -> str:
+    import difflib
+
+    listed = ", ".join(repr(m) for m in known) or "none"
+    hints = []
+    for metric in absent:
+        close = difflib.get_close_matches(metric, known, n=1, cutoff=0.6)
+        close = close or [k for k in known if k.casefold() == metric.casefold()]
+        if close:
+            hints.append(f"did you mean {close[0]!r} for {metric!r}?")
+    names = ", ".join(repr(m) for m in absent)
+    noun = "metric" if len(absent) == 1 else "metrics"
+    message = (
+        f"scheme field 'metric': {noun} {names} of the scheme has no row in the "
+        f"results (column 'metric'); the results have the metrics {listed}"
+    )
+    fix = " ".join(hints) or (
+        "rename the metric in the scheme or in the results so that they match"
+    )
+    return f"{message}; {fix}"
 
 
-def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
-    """Split a validated results table into per-task matrices.
+def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[TaskData]:
+    """Split a results table into per-task matrices.
+
+    Parameters
+    ----------
+    results : ResultsTable or pandas.DataFrame
+        Checked here unless it is a :class:`ResultsTable` or the unmodified
+        output of :func:`validate_results`.
 
     Raises
     ------
@@ -174,39 +203,65 @@ def build_tasks(frame: pd.DataFrame, scheme: Scheme) -> list[TaskData]:
     MissingResultsError
         Results are missing and the scheme has no missing rule.
     """
-    known = set(frame["metric"].unique())
-    for metric in scheme.metrics:
-        if metric not in known:
-            raise ValueError(
-                f"metric {metric!r} of the scheme has no row in the results"
-            )
+    table = validate_table(results)
+    codes, cats = table.codes, table.categories
+    used_metrics = np.unique(codes["metric"])
+    known = sorted(cats["metric"][int(k)] for k in used_metrics)
+    absent = [m for m in scheme.metrics if m not in known]
+    if absent:
+        where = f"{table.source}: " if table.source else ""
+        raise ValueError(where + _absent_metrics_message(absent, known))
+    metric_code = {cats["metric"].index(m): m for m in scheme.metrics}
     tasks: list[TaskData] = []
     affected: dict[str, set[str]] = {}
-    for task_name in sorted(frame["task"].unique()):
-        rows = frame[frame["task"] == task_name]
-        cases = sorted(rows["case"].unique())
-        algorithms = sorted(rows["algorithm"].unique())
-        sub = rows[rows["metric"].isin(scheme.metrics)]
-        targets = sorted(sub["target"].unique()) or [""]
-        case_code = _positions(sub["case"], cases)
-        alg_code = _positions(sub["algorithm"], algorithms)
-        metric_col = sub["metric"].to_numpy()
-        target_col = sub["target"].to_numpy()
-        value_col = sub["value"].to_numpy(dtype=np.float64)
-        values: dict[str, dict[str, np.ndarray]] = {}
-        raw: dict[str, dict[str, np.ndarray]] = {}
-        target_rows: dict[str, np.ndarray] = {}
+    task_codes = codes["task"]
+    for t_code in np.unique(task_codes).tolist():
+        task_name = cats["task"][t_code]
+        rows = np.flatnonzero(task_codes == t_code)
+        case_u, case_pos = np.unique(codes["case"][rows], return_inverse=True)
+        alg_u, alg_pos = np.unique(codes["algorithm"][rows], return_inverse=True)
+        cases = [cats["case"][int(k)] for k in case_u]
+        algorithms = [cats["algorithm"][int(k)] for k in alg_u]
+        in_scheme = np.isin(codes["metric"][rows], list(metric_code))
+        sub = rows[in_scheme]
+        case_code = case_pos[in_scheme]
+        alg_code = alg_pos[in_scheme]
+        metric_col = codes["metric"][sub]
+        target_codes = codes["target"][sub]
+        target_names = {int(k): cats["target"][int(k)] for k in np.unique(target_codes)}
+        targets = sorted(target_names.values()) or [""]
+        target_code = {name: k for k, name in target_names.items()}
+        value_col = table.value[sub]
+        full: dict[tuple[str, str], np.ndarray] = {}
+        for m_code, metric in metric_code.items():
+            for target in targets:
+                sel = metric_col == m_code
+                if len(targets) > 1:
+                    sel &= target_codes == target_code[target]
+                x = np.full((len(cases), len(algorithms)), np.nan)
+                x[case_code[sel], alg_code[sel]] = value_col[sel]
+                full[(metric, target)] = x
+        in_target: dict[str, np.ndarray] = {}
         if targets != [""]:
             for target in targets:
-                rows_t = np.unique(case_code[target_col == target])
-                if len(rows_t) < len(cases):
-                    target_rows[target] = rows_t
+                flags = np.zeros(len(cases), dtype=bool)
+                flags[case_code[target_codes == target_code[target]]] = True
+                if not flags.all():
+                    in_target[target] = flags
+        # Cases in an order given by their values, not their names or rows
+        order = canonical_row_order(
+            np.column_stack(
+                [f.astype(np.float64) for f in in_target.values()] + list(full.values())
+            )
+        )
+        cases = [cases[i] for i in order]
+        target_rows = {t: np.flatnonzero(f[order]) for t, f in in_target.items()}
+        values: dict[str, dict[str, np.ndarray]] = {}
+        raw: dict[str, dict[str, np.ndarray]] = {}
         for metric in scheme.metrics:
             values[metric], raw[metric] = {}, {}
             for target in targets:
-                sel = (metric_col == metric) & (target_col == target)
-                x = np.full((len(cases), len(algorithms)), np.nan)
-                x[case_code[sel], alg_code[sel]] = value_col[sel]
+                x = full[(metric, target)][order]
                 if target in target_rows:
                     x = x[target_rows[target]]
                 raw[metric][target] = x

@@ -1,29 +1,43 @@
 """Reading and checking a results table (contract §1).
 
-Every problem is reported at once, each with the 1-based line of the CSV file
-it comes from (line 1 is the header, so data row ``i`` of the frame is line
-``i + 2``) whenever a single row is to blame.
+Every problem is reported once, with the file, the 1-based line of the file
+it comes from (line 1 is the header) whenever a single row is to blame, what
+was expected and what was found, and the likely fix (the separator, a decimal
+comma, the spelling of a header, the metrics present).
+
+The checks work on plain columns (numpy arrays), so the command line can read,
+check and rank a file without importing pandas; :func:`read_results` and
+:func:`validate_results` wrap the same checks for pandas tables.
 """
 
 from __future__ import annotations
 
+import csv
+import difflib
 import io
 import math
 import os
-from dataclasses import dataclass
-from typing import IO
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "KEY_COLUMNS",
     "OPTIONAL_COLUMNS",
     "REQUIRED_COLUMNS",
     "ResultsError",
+    "ResultsTable",
     "RowError",
     "read_results",
+    "read_table",
     "validate_results",
+    "validate_table",
 ]
 
 REQUIRED_COLUMNS: tuple[str, ...] = ("task", "case", "algorithm", "metric", "value")
@@ -31,6 +45,9 @@ OPTIONAL_COLUMNS: tuple[str, ...] = ("target", "team", "submissions", "interacti
 KEY_COLUMNS: tuple[str, ...] = ("task", "target", "case", "algorithm", "metric")
 _MISSING_TOKENS = frozenset({"", "nan", "na", "n/a"})
 _MAX_REPORTED = 200
+_HEADER_EXAMPLE = "task,case,algorithm,metric,value"
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}
 
 
 @dataclass(frozen=True)
@@ -43,7 +60,7 @@ class RowError:
         1-based line in the CSV file (header = line 1); ``None`` when the
         problem is not tied to one row (a missing column, an absent algorithm).
     message : str
-        What is wrong, in plain English.
+        What is wrong, what was expected and the likely fix, in plain English.
     """
 
     line: int | None
@@ -56,80 +73,589 @@ class RowError:
 
 
 class ResultsError(ValueError):
-    """The results table breaks the contract; ``errors`` lists every problem."""
+    """The results table breaks the contract; ``errors`` lists every problem
+    (each once); ``source`` names the file when it is known."""
 
-    def __init__(self, errors: list[RowError], *, total: int | None = None):
+    def __init__(
+        self, errors: list[RowError], *, total: int | None = None, source: str = ""
+    ):
         self.errors = list(errors)
         #: How many problems there were (``errors`` may keep only the first ones).
         self.total = max(total or 0, len(self.errors))
+        self.source = source
         shown = "; ".join(str(e) for e in self.errors[:10])
         more = self.total - 10
         if more > 0:
             shown += f"; … and {more} more"
-        super().__init__(f"invalid results table: {shown}")
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}invalid results table: {shown}")
 
 
-def read_results(path_or_buffer: str | os.PathLike | IO) -> pd.DataFrame:
+@dataclass
+class ResultsTable:
+    """A checked results table as columns (the engine's own form).
+
+    ``codes[col]`` indexes ``categories[col]`` (sorted, stripped text) for the
+    key columns; ``value`` is float with NaN for missing; ``line`` the file
+    line of each row; ``extras`` the optional columns as given.
+    """
+
+    codes: dict[str, np.ndarray]
+    categories: dict[str, list[str]]
+    value: np.ndarray
+    line: np.ndarray
+    extras: dict[str, np.ndarray] = field(default_factory=dict)
+    source: str = ""
+
+    def __len__(self) -> int:
+        return int(self.value.shape[0])
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as the pandas frame :func:`validate_results` returns."""
+        import pandas as pd
+
+        out = pd.DataFrame({"line": self.line})
+        for col in KEY_COLUMNS:
+            out[col] = pd.Categorical.from_codes(
+                self.codes[col], categories=self.categories[col]
+            )
+        out["value"] = self.value
+        for col, values in self.extras.items():
+            out[col] = values
+        out.attrs["validated"] = True  # run_analysis need not check it again
+        return out
+
+
+@dataclass
+class _RawTable:
+    """Columns of text as read, before any check."""
+
+    header: list[str]
+    columns: dict[str, np.ndarray]  # the first column of each name
+    lines: np.ndarray
+    source: str = ""
+    matrix: np.ndarray | None = None  # (rows x header) text, when read from CSV
+
+
+# ----------------------------------------------------------------- reading
+
+
+def _source_name(path_or_buffer: Any) -> str:
+    if isinstance(path_or_buffer, str | os.PathLike):
+        return os.fspath(path_or_buffer)
+    return str(getattr(path_or_buffer, "name", "") or "")
+
+
+def _raw_text(path_or_buffer: Any, source: str) -> str:
+    if isinstance(path_or_buffer, str | os.PathLike):
+        with open(path_or_buffer, "rb") as fh:
+            data: bytes | str = fh.read()
+    elif isinstance(path_or_buffer, bytes | bytearray):
+        data = bytes(path_or_buffer)
+    else:
+        data = path_or_buffer.read()
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ResultsError(
+            [
+                RowError(
+                    line,
+                    f"the file is not UTF-8 text (found byte 0x{data[exc.start]:02x}); "
+                    "expected UTF-8: save it as 'CSV UTF-8' (in a spreadsheet: "
+                    "Save as > CSV UTF-8)",
+                )
+            ],
+            source=source,
+        ) from None
+
+
+def _separator_error(header_line: str) -> RowError | None:
+    if "," in header_line:
+        return None
+    for sep, name in _SEPARATORS.items():
+        if sep in header_line:
+            return RowError(
+                1,
+                f"the header {header_line.strip()!r} is one column: the file seems "
+                f"to be separated by {name} ({sep!r}); expected commas "
+                f"('{_HEADER_EXAMPLE}'): save it as comma-separated CSV, with "
+                "decimal points (0.93, not 0,93)",
+            )
+    return None
+
+
+def _field_count_errors(
+    rows: list[list[str]], lines: list[int], width: int
+) -> list[RowError]:
+    errors = []
+    for row, line in zip(rows, lines, strict=True):
+        if len(row) == width:
+            continue
+        hint = "a text containing a comma must be in double quotes"
+        if any(_DECIMAL_COMMA.match(cell.strip()) for cell in row) or re.search(
+            r"\d,\d", ",".join(row)
+        ):
+            hint = "a decimal comma (0,93) splits a value in two: write 0.93"
+        errors.append(
+            RowError(
+                line,
+                f"found {len(row)} fields, expected {width} (one per header "
+                f"column); {hint}",
+            )
+        )
+    return errors
+
+
+def _parse_csv(text: str, source: str) -> _RawTable:
+    if not text.strip():
+        raise ResultsError(
+            [
+                RowError(
+                    None,
+                    "the file is empty; expected a header row "
+                    f"'{_HEADER_EXAMPLE}' and one row per result",
+                )
+            ],
+            source=source,
+        )
+    first_line = text.split("\n", 1)[0]
+    problem = _separator_error(first_line)
+    if problem is not None:
+        raise ResultsError([problem], source=source)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = [h.strip() for h in next(reader)]
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    line = reader.line_num
+    for row in reader:
+        start, line = line + 1, reader.line_num
+        if row and any(cell.strip() for cell in row):
+            rows.append(row)
+            lines.append(start)
+    bad = _field_count_errors(rows, lines, len(header))
+    if bad:
+        raise ResultsError(_capped(bad), source=source)
+    data = np.empty((len(rows), len(header)), dtype=object)
+    if rows:
+        data[:] = rows
+    columns: dict[str, np.ndarray] = {}
+    for k, name in enumerate(header):
+        columns.setdefault(name, data[:, k])
+    return _RawTable(header, columns, np.asarray(lines, dtype=np.int64), source, data)
+
+
+def _read_excel(path_or_buffer: Any, source: str) -> _RawTable:
+    import pandas as pd
+
+    try:
+        frame = pd.read_excel(path_or_buffer, dtype=str, keep_default_na=False)
+    except Exception as exc:  # openpyxl raises many types for broken files
+        raise ResultsError(
+            [
+                RowError(
+                    None,
+                    f"the workbook cannot be read ({exc}); expected an .xlsx file "
+                    "with the header in row 1: save it again as .xlsx or export "
+                    "the sheet as CSV UTF-8",
+                )
+            ],
+            source=source,
+        ) from None
+    return _raw_from_frame(frame, source)
+
+
+def _raw_from_frame(frame: pd.DataFrame, source: str = "") -> _RawTable:
+    header = [str(c).strip() for c in frame.columns]
+    columns: dict[str, np.ndarray] = {}
+    for k, name in enumerate(header):
+        if name not in columns:
+            column = frame.iloc[:, k]
+            numeric = column.dtype.kind in "fiu"
+            columns[name] = column.to_numpy(dtype=np.float64 if numeric else object)
+    lines = frame.attrs.get("lines")
+    if lines is None or len(lines) != len(frame):
+        lines = np.arange(len(frame), dtype=np.int64) + 2
+    return _RawTable(
+        header,
+        columns,
+        np.asarray(lines, dtype=np.int64),
+        source or frame.attrs.get("source", ""),
+    )
+
+
+def _read_raw(path_or_buffer: str | os.PathLike | IO | bytes) -> _RawTable:
+    source = _source_name(path_or_buffer)
+    if source.lower().endswith((".xlsx", ".xlsm")):
+        return _read_excel(path_or_buffer, source)
+    return _parse_csv(_raw_text(path_or_buffer, source), source)
+
+
+def read_table(path_or_buffer: str | os.PathLike | IO | bytes) -> ResultsTable:
+    """Read and check a results table without pandas (for CSV files).
+
+    Raises
+    ------
+    ResultsError
+        Every problem, each once (see :func:`validate_results`).
+    """
+    return _validate_raw(_read_raw(path_or_buffer))
+
+
+def read_results(path_or_buffer: str | os.PathLike | IO | bytes) -> pd.DataFrame:
     """Read a results table (CSV, or XLSX by file extension) as strings.
 
     Every column is read as text so that case identifiers such as ``007`` keep
     their leading zeros and an empty ``value`` stays recognisably empty;
-    :func:`validate_results` converts ``value`` to numbers.
+    :func:`validate_results` converts ``value`` to numbers. Blank lines are
+    skipped; ``frame.attrs["lines"]`` keeps each row's line in the file.
 
-    Parameters
-    ----------
-    path_or_buffer : path or file-like
-        A UTF-8 CSV file with a header row (contract §1), or an ``.xlsx`` path.
-
-    Returns
-    -------
-    pandas.DataFrame
-        The raw table, rows in file order (row ``i`` is CSV line ``i + 2``).
+    Raises
+    ------
+    ResultsError
+        The file cannot be read as a table: empty, not UTF-8, separated by
+        something other than commas, or rows with the wrong number of fields.
     """
-    name = (
-        os.fspath(path_or_buffer)
-        if isinstance(path_or_buffer, str | os.PathLike)
-        else ""
-    )
-    if str(name).lower().endswith((".xlsx", ".xlsm")):
-        frame = pd.read_excel(path_or_buffer, dtype=str, keep_default_na=False)
+    import pandas as pd
+
+    raw = _read_raw(path_or_buffer)
+    if raw.matrix is None:  # an .xlsx sheet
+        frame = pd.DataFrame(raw.columns, columns=list(raw.columns))
     else:
-        if isinstance(path_or_buffer, bytes | bytearray):
-            path_or_buffer = io.BytesIO(path_or_buffer)
-        frame = pd.read_csv(
-            path_or_buffer,
-            dtype=str,
-            keep_default_na=False,
-            encoding="utf-8",
-            skipinitialspace=False,
+        frame = pd.DataFrame(raw.matrix, columns=raw.header)
+    if not np.array_equal(raw.lines, np.arange(len(raw.lines)) + 2):
+        frame.attrs["lines"] = raw.lines
+    if raw.source:
+        frame.attrs["source"] = raw.source
+    return frame
+
+
+# ---------------------------------------------------------------- checking
+
+
+def _header_errors(header: list[str]) -> list[RowError]:
+    errors: list[RowError] = []
+    allowed = (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS)
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    unknown = [
+        c
+        for c in dict.fromkeys(header)
+        if c not in allowed and not (c.startswith("meta:") and len(c) > 5)
+    ]
+    explained: set[str] = set()
+    found = ", ".join(repr(h) for h in header)
+    for col in missing:
+        close = [u for u in unknown if u.casefold() == col.casefold()]
+        close = close or difflib.get_close_matches(col, unknown, n=1, cutoff=0.6)
+        if close:
+            explained.add(close[0])
+            errors.append(
+                RowError(
+                    1,
+                    f"missing required column {col!r}, found {close[0]!r}: column "
+                    f"names are lower-case English; rename {close[0]!r} to {col!r}",
+                )
+            )
+        else:
+            errors.append(
+                RowError(
+                    1,
+                    f"missing required column {col!r}; the header has {found}; "
+                    f"expected at least '{_HEADER_EXAMPLE}'",
+                )
+            )
+    for col in unknown:
+        if col not in explained:
+            errors.append(
+                RowError(
+                    1,
+                    f"unknown column {col!r}; expected only "
+                    f"{', '.join(REQUIRED_COLUMNS)} and the optional target, team, "
+                    f"submissions, interaction, meta:<name>: rename it (e.g. "
+                    f"'meta:{col}') or remove it",
+                )
+            )
+    for col in sorted({h for h in header if header.count(h) > 1}):
+        errors.append(
+            RowError(
+                1,
+                f"column {col!r} appears {header.count(col)} times in the header; "
+                "expected each column once: remove or rename the copies",
+            )
         )
-    frame.columns = [str(c).strip() for c in frame.columns]
-    return frame.reset_index(drop=True)
+    return errors
 
 
-def _parse_value(raw: object) -> tuple[float, str | None]:
-    """Return (number, error message or None); missing tokens give NaN."""
-    if raw is None:
-        return math.nan, None
-    if isinstance(raw, int | float | np.integer | np.floating) and not isinstance(
-        raw, bool
-    ):
-        number = float(raw)
-        if math.isnan(number):
-            return math.nan, None
+def _factorize(column: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Codes into sorted stripped text categories (None/NaN become "")."""
+    if "pandas" in sys.modules:  # hash-based, fast on large tables
+        import pandas as pd
+
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        uniques = list(uniques)
     else:
-        text = str(raw).strip()
-        if text.lower() in _MISSING_TOKENS:
-            return math.nan, None
-        try:
-            number = float(text)
-        except ValueError:
-            return math.nan, f"value {text!r} is not a number"
-        if math.isnan(number):
-            return math.nan, None
+        index: dict[Any, int] = {}
+        codes = np.fromiter(
+            (index.setdefault(v, len(index)) for v in column.tolist()),
+            dtype=np.int64,
+            count=len(column),
+        )
+        uniques = list(index)
+    stripped = [_text(u) for u in uniques] + [""]
+    categories = sorted(set(stripped))
+    position = {name: k for k, name in enumerate(categories)}
+    remap = np.array([position[name] for name in stripped], dtype=np.int64)
+    return remap[np.asarray(codes, dtype=np.int64)], categories
+
+
+def _text(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return str(value).strip()
+
+
+def _value_problem(text: str) -> str:
+    expected = "expected a number such as 0.93, or an empty cell for a missing result"
+    if _DECIMAL_COMMA.match(text):
+        return f"value {text!r} has a decimal comma; write {text.replace(',', '.')}"
+    try:
+        number = float(text)
+    except ValueError:
+        return f"value {text!r} is not a number; {expected}"
     if not math.isfinite(number):
-        return math.nan, f"value {raw!r} is not finite"
-    return number, None
+        return f"value {text!r} is not finite; {expected}"
+    return f"value {text!r} is not a number; {expected}"
+
+
+def _values(column: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, list[RowError]]:
+    """Values as floats (NaN = missing) and the problems, one per bad row."""
+    if column.dtype != object:
+        numbers = np.asarray(column, dtype=np.float64)
+        bad = np.flatnonzero(np.isinf(numbers))
+        return np.where(np.isinf(numbers), np.nan, numbers), [
+            RowError(int(lines[i]), _value_problem(repr(float(numbers[i]))))
+            for i in bad
+        ]
+    numbers = np.full(len(column), np.nan)
+    texts: list[str] = []
+    positions: list[int] = []
+    for i, raw in enumerate(column.tolist()):
+        if isinstance(raw, int | float | np.integer | np.floating) and not isinstance(
+            raw, bool
+        ):
+            texts.append(repr(float(raw)))
+        else:
+            texts.append(_text(raw))
+            if texts[-1].lower() in _MISSING_TOKENS:
+                texts.pop()
+                continue
+        positions.append(i)
+    unreadable = np.zeros(len(texts), dtype=bool)
+    try:
+        parsed = np.asarray(texts, dtype=object).astype(np.float64)
+    except ValueError:  # find the culprits one by one
+        parsed = np.array([_float_or_nan(t) for t in texts], dtype=np.float64)
+        unreadable = np.array([not _is_number(t) for t in texts], dtype=bool)
+    rejected = unreadable | np.isinf(parsed)
+    errors = [
+        RowError(int(lines[positions[k]]), _value_problem(texts[k]))
+        for k in np.flatnonzero(rejected)
+    ]
+    numbers[np.asarray(positions, dtype=np.int64)] = np.where(rejected, np.nan, parsed)
+    return numbers, errors
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _float_or_nan(text: str) -> float:
+    """The number, or NaN for text that is not a number."""
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def _combined_codes(codes: list[np.ndarray]) -> np.ndarray:
+    """One integer per distinct combination of several code columns."""
+    key = np.zeros(len(codes[0]), dtype=np.int64)
+    for c in codes:
+        width = int(c.max(initial=0)) + 1
+        if int(key.max(initial=0)) + 1 > (2**62) // width:
+            key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+        key = key * width + c
+    return key
+
+
+def _duplicate_errors(
+    codes: dict[str, np.ndarray], categories: dict[str, list[str]], lines: np.ndarray
+) -> list[RowError]:
+    key = _combined_codes([codes[c] for c in KEY_COLUMNS])
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    repeat = np.flatnonzero(sorted_key[1:] == sorted_key[:-1])
+    if repeat.size == 0:
+        return []
+    errors = []
+    starts = np.flatnonzero(np.r_[True, sorted_key[1:] != sorted_key[:-1]])
+    ends = np.r_[starts[1:], len(sorted_key)]
+    for s, e in zip(starts, ends, strict=True):
+        if e - s < 2:
+            continue
+        rows = order[s:e]
+        group_lines = sorted(int(x) for x in lines[rows])
+        first = rows[0]
+        where = ", ".join(
+            f"{c}={categories[c][codes[c][first]]!r}"
+            for c in KEY_COLUMNS
+            if categories[c][codes[c][first]] != ""
+        )
+        listed = ", ".join(str(x) for x in group_lines[:-1]) + f" and {group_lines[-1]}"
+        errors.append(
+            RowError(
+                group_lines[0],
+                f"the same result ({where}) is on lines {listed}; expected one row "
+                "per (task, target, case, algorithm, metric): keep one, or tell the "
+                "rows apart (a 'target' column for sub-tasks)",
+            )
+        )
+    return errors
+
+
+def _absent_algorithm_errors(
+    codes: dict[str, np.ndarray], categories: dict[str, list[str]]
+) -> list[RowError]:
+    task, alg = codes["task"], codes["algorithm"]
+    valid = (np.asarray(categories["task"])[task] != "") & (
+        np.asarray(categories["algorithm"])[alg] != ""
+    )
+    task, alg = task[valid], alg[valid]
+    if task.size == 0:
+        return []
+    n_alg = len(categories["algorithm"])
+    pairs = np.unique(task * n_alg + alg)
+    everyone = np.unique(alg)
+    errors = []
+    for t in np.unique(task):
+        present = pairs[pairs // n_alg == t] % n_alg
+        for a in np.setdiff1d(everyone, present):
+            others = sorted(
+                categories["task"][int(x)] for x in np.unique(task[alg == a])
+            )
+            errors.append(
+                RowError(
+                    None,
+                    f"task {categories['task'][int(t)]!r}: algorithm "
+                    f"{categories['algorithm'][int(a)]!r} has no row at all (it has "
+                    f"rows in {', '.join(repr(o) for o in others)}); expected every "
+                    "algorithm in every task: add its rows with empty values to mark "
+                    "its results missing, or check the spelling of its name",
+                )
+            )
+    return errors
+
+
+def _capped(errors: list[RowError]) -> list[RowError]:
+    if len(errors) <= _MAX_REPORTED:
+        return errors
+    rest = len(errors) - _MAX_REPORTED
+    return [
+        *errors[:_MAX_REPORTED],
+        RowError(None, f"… and {rest} more problems of the kinds above"),
+    ]
+
+
+def _validate_raw(raw: _RawTable) -> ResultsTable:
+    errors = _header_errors(raw.header)
+    if errors:
+        raise ResultsError(errors, source=raw.source)
+    n = len(raw.lines)
+    if n == 0:
+        raise ResultsError(
+            [
+                RowError(
+                    None,
+                    "the table has a header but no result rows; expected one row "
+                    "per (task, case, algorithm, metric) below the header",
+                )
+            ],
+            source=raw.source,
+        )
+    codes: dict[str, np.ndarray] = {}
+    categories: dict[str, list[str]] = {}
+    for col in KEY_COLUMNS:
+        if col in raw.columns:
+            codes[col], categories[col] = _factorize(raw.columns[col])
+        else:
+            codes[col], categories[col] = np.zeros(n, dtype=np.int64), [""]
+    for col in ("task", "case", "algorithm", "metric"):
+        empty = categories[col].index("") if "" in categories[col] else -1
+        for line in raw.lines[codes[col] == empty].tolist():
+            errors.append(
+                RowError(
+                    int(line), f"empty {col!r}; expected a {col} name or identifier"
+                )
+            )
+    values, problems = _values(raw.columns["value"], raw.lines)
+    errors += problems
+    errors += _duplicate_errors(codes, categories, raw.lines)
+    errors += _absent_algorithm_errors(codes, categories)
+    if errors:
+        errors.sort(key=lambda e: (e.line is not None, e.line or 0))
+        raise ResultsError(_capped(errors), source=raw.source)
+    extras = {
+        col: raw.columns[col]
+        for col in raw.header
+        if col not in REQUIRED_COLUMNS and col != "target"
+    }
+    return ResultsTable(
+        codes=codes,
+        categories=categories,
+        value=values + 0.0,  # -0.0 and 0.0 are one number
+        line=raw.lines,
+        extras=extras,
+        source=raw.source,
+    )
+
+
+def validate_table(results: pd.DataFrame | ResultsTable) -> ResultsTable:
+    """The checked columns of a results table (a frame is checked here
+    unless it is the unmodified output of :func:`validate_results`)."""
+    if isinstance(results, ResultsTable):
+        return results
+    if results.attrs.get("validated"):
+        return _table_from_validated(results)
+    return _validate_raw(_raw_from_frame(results))
+
+
+def _table_from_validated(frame: pd.DataFrame) -> ResultsTable:
+    codes, categories = {}, {}
+    for col in KEY_COLUMNS:
+        column = frame[col]
+        if hasattr(column, "cat"):
+            codes[col] = np.asarray(column.cat.codes, dtype=np.int64)
+            categories[col] = [str(c) for c in column.cat.categories]
+        else:
+            codes[col], categories[col] = _factorize(column.to_numpy(dtype=object))
+    lines = (
+        frame["line"].to_numpy(dtype=np.int64)
+        if "line" in frame
+        else np.arange(len(frame), dtype=np.int64) + 2
+    )
+    return ResultsTable(
+        codes=codes,
+        categories=categories,
+        value=frame["value"].to_numpy(dtype=np.float64),
+        line=lines,
+    )
 
 
 def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
@@ -139,129 +665,28 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
     ----------
     frame : pandas.DataFrame
         As returned by :func:`read_results` (or built in code). Row ``i`` is
-        taken to be CSV line ``i + 2`` (positional).
+        taken to be line ``i + 2`` of the file unless ``read_results`` kept the
+        lines (``frame.attrs["lines"]``, when the file had blank lines).
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``task, target, case, algorithm, metric, value`` (identifiers
-        as stripped strings, ``target`` empty when absent, ``value`` float with
-        NaN for missing) plus the extra columns, plus ``line``.
+        Columns ``line, task, target, case, algorithm, metric`` (identifiers
+        as stripped text categories, ``target`` empty when absent), ``value``
+        (float, NaN for missing), plus the extra columns.
 
     Raises
     ------
     ResultsError
-        Listing every problem: missing or unknown columns, empty identifiers,
-        non-numeric values, duplicate (task, target, case, algorithm, metric)
-        rows (naming their lines), and algorithms with no row in a task.
+        Listing every problem once: missing, misspelt or unknown columns,
+        an empty table, empty identifiers, values that are not numbers (a
+        decimal comma is named as such) or not finite, each group of duplicate
+        rows (naming all its lines), and algorithms with no row in a task.
     """
-    errors: list[RowError] = []
-    columns = [str(c) for c in frame.columns]
-    for col in REQUIRED_COLUMNS:
-        if col not in columns:
-            errors.append(RowError(None, f"missing required column {col!r}"))
-    for col in columns:
-        if col in REQUIRED_COLUMNS or col in OPTIONAL_COLUMNS:
-            continue
-        if col.startswith("meta:") and len(col) > len("meta:"):
-            continue
-        errors.append(
-            RowError(
-                None,
-                f"unknown column {col!r} (allowed extras: target, team, "
-                "submissions, interaction, meta:<name>)",
-            )
-        )
-    if len(set(columns)) != len(columns):
-        errors.append(RowError(None, "duplicate column names in the header"))
-    if errors:
-        raise ResultsError(errors)
-
-    out = pd.DataFrame(index=range(len(frame)))
-    out["line"] = np.arange(len(frame), dtype=np.int64) + 2
-    for col in ("task", "target", "case", "algorithm", "metric"):
-        if col in frame.columns:
-            out[col] = _text_column(frame[col])
-        else:
-            out[col] = pd.Categorical.from_codes(
-                np.zeros(len(frame), dtype=np.int64), categories=[""]
-            )
-    for col in ("task", "case", "algorithm", "metric"):
-        for line in out["line"][out[col] == ""].tolist():
-            errors.append(RowError(int(line), f"empty {col!r}"))
-
-    values, problems = _value_column(frame["value"])
-    for i, message in problems:
-        errors.append(RowError(i + 2, message))
-    out["value"] = values
-
-    keys = list(KEY_COLUMNS)
-    dup = out.duplicated(keys, keep=False)
-    if dup.any():
-        for _, group in out[dup].groupby(keys, sort=True):
-            lines = sorted(int(x) for x in group["line"])
-            first = group.iloc[0]
-            where = ", ".join(f"{k}={first[k]!r}" for k in keys if first[k] != "")
-            for line in lines:
-                others = ", ".join(str(x) for x in lines if x != line)
-                errors.append(
-                    RowError(line, f"duplicate row ({where}); also on line(s) {others}")
-                )
-
-    valid = out[(out["task"] != "") & (out["algorithm"] != "")]
-    algorithms = sorted(set(valid["algorithm"]))
-    for task, group in valid.groupby("task", sort=True):
-        absent = sorted(set(algorithms) - set(group["algorithm"]))
-        for alg in absent:
-            errors.append(
-                RowError(
-                    None,
-                    f"task {task!r}: algorithm {alg!r} has no row at all "
-                    "(it did not take part in this task)",
-                )
-            )
-    if errors:
-        errors.sort(key=lambda e: (e.line is not None, e.line or 0))
-        raise ResultsError(errors[:_MAX_REPORTED], total=len(errors))
-
-    for col in frame.columns:
-        if col not in REQUIRED_COLUMNS and col != "target":
-            out[col] = frame[col].to_numpy()
-    out.attrs["validated"] = True  # run_analysis need not check it again
-    return out
-
-
-def _text_column(column: pd.Series) -> pd.Categorical:
-    """Identifiers as stripped text (None/NaN become empty), as a categorical
-    with sorted categories so that large tables stay cheap."""
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    stripped = [str(u).strip() for u in uniques] + [""]
-    categories = sorted(set(stripped))
-    position = {name: k for k, name in enumerate(categories)}
-    remap = np.array([position[name] for name in stripped], dtype=np.int64)
-    return pd.Categorical.from_codes(remap[codes], categories=categories)
-
-
-def _value_column(column: pd.Series) -> tuple[np.ndarray, list[tuple[int, str]]]:
-    """Values as floats (NaN = missing) and (row, message) for bad ones."""
-    problems: list[tuple[int, str]] = []
-    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
-        values = np.array(column, dtype=np.float64)
-        for i in np.flatnonzero(np.isinf(values)):
-            problems.append((int(i), f"value {values[i]!r} is not finite"))
-        values = np.where(np.isinf(values), np.nan, values)
-        return values, problems
-    raw = column.astype(object)
-    missing = np.array(raw.isna(), dtype=bool)
-    text = raw.where(~raw.isna(), "").astype(str).str.strip()
-    missing |= text.str.lower().isin(_MISSING_TOKENS).to_numpy()
-    numbers = pd.to_numeric(text.where(~missing, "nan"), errors="coerce").to_numpy(
-        dtype=np.float64, na_value=np.nan
-    )
-    for i in np.flatnonzero(np.isnan(numbers) & ~missing):
-        _, problem = _parse_value(text.iloc[i])
-        problems.append((int(i), problem or f"value {text.iloc[i]!r} is not a number"))
-    for i in np.flatnonzero(np.isinf(numbers)):
-        problems.append((int(i), f"value {text.iloc[i]!r} is not finite"))
-    numbers = np.where(np.isinf(numbers), np.nan, numbers)
-    return numbers, problems
+    def __init__(
+        self, errors: list[RowError], *, total: int | None = None, source: str = ""
+    ):
+        self.errors = list(errors)
+        #: How many problems there were (``errors`` may keep only the first ones).
+        self.total = max(total or 0, len(self.errors))
+        self.source = source

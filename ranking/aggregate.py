@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._exact import exact_means, exact_quantile
 from ._ranks import rank_rows
 from .results import RankingResult
 
@@ -70,31 +71,51 @@ def aggregate_scores(
     Returns
     -------
     ndarray, shape (m,) without counts, (B, m) with counts
-        NaN where a column has no value.
+        NaN where a column has no value. Without counts the mean is the
+        exactly rounded mean (contract §2: equal values give equal scores,
+        whatever their order); resampled means are ordinary float sums of the
+        canonically ordered cases (:func:`ranking._core.build_tasks`).
     """
     x = np.asarray(values, dtype=np.float64)
     present = ~np.isnan(x)
     _n, m = x.shape
     if counts is None:
-        out = np.full(m, np.nan)
         if q is None:
-            total = np.where(present, x, 0.0).sum(axis=0)
-            k = present.sum(axis=0)
-            np.divide(total, k, out=out, where=k > 0)
-        else:
-            for j in range(m):
-                col = x[present[:, j], j]
-                if col.size:
-                    out[j] = np.quantile(col, q)
+            return exact_means(x)
+        out = np.full(m, np.nan)
+        for j in range(m):
+            col = np.sort(x[present[:, j], j])
+            if col.size:
+                out[j] = exact_quantile(col, q)
         return out
-    w = np.asarray(counts, dtype=np.float64)
     if q is None:
-        num = w @ np.where(present, x, 0.0)
-        den = w @ present.astype(np.float64)
+        w = np.asarray(counts, dtype=np.float64)
+        # Resampled sums may exceed the float range where the data's mean
+        # does not: scale by a power of two (exact), divide, scale back.
+        scale = _resample_scale(x, present, w)
+        filled = np.where(present, x, 0.0)
+        if scale != 1.0:
+            filled = filled * scale
+        num = w @ filled
+        if present.all():  # every algorithm has every case
+            den = np.repeat(w.sum(axis=1)[:, None], m, axis=1)
+        else:
+            den = w @ present.astype(np.float64)
         out = np.full(num.shape, np.nan)
         np.divide(num, den, out=out, where=den > 0)
-        return out
+        return out if scale == 1.0 else out / scale
     return _weighted_quantile(x, present, np.asarray(counts, dtype=np.int64), q)
+
+
+def _resample_scale(x: np.ndarray, present: np.ndarray, w: np.ndarray) -> float:
+    """1, or a power of two that keeps every resampled sum finite."""
+    if not present.any():
+        return 1.0
+    biggest = float(np.abs(x[present]).max())
+    weight = float(w.sum(axis=1).max(initial=0.0))
+    if biggest * max(weight, 1.0) < 2.0**1000:
+        return 1.0
+    return 2.0 ** -(int(np.ceil(np.log2(max(weight, 1.0)))) + 2)
 
 
 def _weighted_quantile(
@@ -124,7 +145,10 @@ def _weighted_quantile(
             pos_lo = np.minimum((cum <= lo_i[:, None]).sum(axis=1), v.size - 1)
             pos_hi = np.minimum((cum <= hi_i[:, None]).sum(axis=1), v.size - 1)
             a, b = v[pos_lo], v[pos_hi]
-            res = a + frac * (b - a)
+            with np.errstate(over="ignore", invalid="ignore"):
+                res = a + frac * (b - a)
+                # b - a overflows only for values near ±1.8e308
+                res = np.where(np.isfinite(res), res, a * (1 - frac) + b * frac)
             out[start : start + step, j] = np.where(ok, res, np.nan)
     return out
 

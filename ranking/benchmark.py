@@ -1,27 +1,40 @@
-"""Engine benchmark: ``python -m ranking.benchmark [--quick]``.
+"""Engine benchmark: ``python -m ranking.benchmark`` (``make bench``).
 
-(a) MSD scale: 19 algorithms x 17 tasks x 100 cases, test_then_rank,
-    1000 bootstrap samples; naive baseline = one ``scipy.stats.wilcoxon`` call
-    per ordered pair and sample after a pandas group-by.
-(b) 200 algorithms x 10 000 cases, aggregate_then_rank (mean), 1000
-    bootstrap samples; naive baseline = pandas group-by mean per sample.
+One run prints, on the same machine and the same data:
 
-The naive baselines run on the first few bootstrap samples of every task
-(the *same* draws as the engine) and are extrapolated linearly to all
-samples; on those samples the engine's and the baseline's significance
-matrices and ranks are compared for identity.
+(a) MSD scale, 19 algorithms x 17 tasks x 100 cases, test_then_rank
+    (one-sided Wilcoxon, alpha 0.05), 1000 bootstrap samples: the analysis
+    alone (target <= 1.0 s) and the whole command ``python -m ranking`` with
+    its default robustness audit and leave-one-case-out (target <= 2.5 s);
+(b) 200 algorithms x 10 000 cases, aggregate_then_rank (mean), 1000 bootstrap
+    samples, ``run_analysis`` end to end (target <= 3 s);
+(c) the small job, 5 algorithms x 50 cases, aggregate_then_rank, 1000
+    bootstrap samples, as a whole process ``python -m ranking`` (target
+    <= 0.4 s).
+
+Each figure comes with the same measurement of *today's engine* (engine
+1.1.0, commit ``BASELINE_COMMIT``, extracted with ``git archive`` into a
+temporary directory and run in a subprocess) and, for (a) and (b), the naive
+baselines (one ``scipy.stats.wilcoxon`` call per ordered pair and sample; a
+pandas group-by mean per sample), timed on the first samples of every task
+and extrapolated linearly. The identity of the engine's and the naive
+baseline's decisions is checked on those samples.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,26 +42,31 @@ import pandas as pd
 import scipy.stats
 
 from ._core import MatrixRule, build_tasks, rank_matrix
-from ._validation import validate_results
-from .bootstrap import (
-    BOOTSTRAP_BLOCK,
-    block_counts,
-    block_rng,
-    bootstrap_indices,
-    n_blocks,
-)
+from .bootstrap import BOOTSTRAP_BLOCK, block_rng, bootstrap_indices
 from .run import run_analysis
 from .scheme import parse_scheme
 from .significance import adjust_pvalues, pairwise_wilcoxon
-from .simulate import msd_like
+from .simulate import c_ideal, msd_like
 
 SEED = 1
-
-
-def _first_draws(n_cases: int, n_boot: int, task: str, k: int) -> np.ndarray:
-    """Case indices of the first ``k`` bootstrap samples of ``task`` (block 0)."""
-    rng = block_rng(SEED, task, 0)
-    return next(bootstrap_indices(n_cases, min(BOOTSTRAP_BLOCK, n_boot), rng=rng))[:k]
+BASELINE_COMMIT = "c19c4ad9bc9e23952b4f5ee058743f35117489a3"  # engine 1.1.0
+TARGETS = {"a": 1.0, "a_command": 2.5, "b": 3.0, "c": 0.4}
+MSD_SCHEME = {
+    "metric": "DSC",
+    "higher_is_better": True,
+    "missing": {"policy": "value", "value": 0},
+    "method": "test_then_rank",
+    "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
+    "ties": "min",
+    "uncertainty": {"bootstrap": 1000, "seed": SEED},
+}
+MEAN_SCHEME = {
+    "metric": "DSC",
+    "higher_is_better": True,
+    "method": "aggregate_then_rank",
+    "uncertainty": {"bootstrap": 1000, "seed": SEED},
+}
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
@@ -67,6 +85,112 @@ def _peak_mib(fn: Callable[[], Any]) -> float:
     return peak / 2**20
 
 
+def _verdict(seconds: float, target: float) -> str:
+    return f"target <= {target:g} s: {'met' if seconds <= target else 'NOT met'}"
+
+
+# ------------------------------------------------------------ today's engine
+
+
+def extract_baseline(into: Path) -> Path | None:
+    """Engine 1.1.0's ``ranking`` package under ``into`` (None without git)."""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", BASELINE_COMMIT, "ranking"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return into
+
+
+_BASELINE_SCRIPT = """
+import json, sys, time
+import numpy as np, pandas as pd
+from ranking import run_analysis
+from ranking.simulate import msd_like
+kind, scheme = sys.argv[1], json.loads(sys.argv[2])
+if kind == "a":
+    frame = msd_like(n_tasks=17, n_algorithms=19, n_cases=100, seed=0)
+else:
+    rng = np.random.default_rng(0)
+    n_cases, m = 10_000, 200
+    skill = rng.normal(0, 0.3, size=m)
+    noise = rng.normal(0, 1, size=(n_cases, m))
+    x = 1 / (1 + np.exp(-(1.0 + skill[None, :] + noise)))
+    frame = pd.DataFrame({
+        "task": "T1",
+        "case": np.repeat(np.asarray([f"c{i:05d}" for i in range(n_cases)],
+                                     dtype=object), m),
+        "algorithm": np.tile(np.asarray([f"A{j:03d}" for j in range(m)],
+                                        dtype=object), n_cases),
+        "metric": "DSC", "value": x.ravel()})
+t, c = time.perf_counter(), time.process_time()
+run_analysis(frame, scheme, audit=False, leave_one_out=False)
+print(json.dumps([time.perf_counter() - t, time.process_time() - c]))
+"""
+
+
+def _baseline_analysis(
+    baseline: Path | None, kind: str, scheme: dict
+) -> tuple[float, float] | None:
+    if baseline is None:
+        return None
+    out = subprocess.run(
+        [sys.executable, "-c", _BASELINE_SCRIPT, kind, json.dumps(scheme)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(baseline)},
+        check=True,
+    )
+    wall, cpu = json.loads(out.stdout)
+    return float(wall), float(cpu)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _command_seconds(
+    pythonpath: Path, results: Path, scheme: Path, repeats: int
+) -> tuple[float, float]:
+    """Wall and CPU seconds of the fastest of ``repeats`` whole-process runs
+    of ``python -m ranking`` (CPU: user + system of the child process)."""
+    best = (float("inf"), float("inf"))
+    for _ in range(repeats):
+        start, cpu = time.perf_counter(), _children_cpu()
+        subprocess.run(
+            [sys.executable, "-m", "ranking", str(results), "--scheme", str(scheme)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(pythonpath)},
+            cwd=str(results.parent),
+        )
+        best = min(best, (time.perf_counter() - start, _children_cpu() - cpu))
+    return best
+
+
+def _command_ratio(old: tuple[float, float] | None, new: tuple[float, float]) -> str:
+    if old is None:
+        return "n/a (no git)"
+    return (
+        f"{old[0]:.2f} s wall ({old[1]:.2f} s CPU); {old[0] / new[0]:.1f}x "
+        f"({old[1] / new[1]:.1f}x CPU)"
+    )
+
+
+# ------------------------------------------------------------ naive baselines
+
+
+def _first_draws(n_cases: int, n_boot: int, task: str, k: int) -> np.ndarray:
+    """Case indices of the first ``k`` bootstrap samples of ``task`` (block 0)."""
+    rng = block_rng(SEED, task, 0)
+    return next(bootstrap_indices(n_cases, min(BOOTSTRAP_BLOCK, n_boot), rng=rng))[:k]
+
+
 def _naive_significance(xb: np.ndarray, alpha: float) -> np.ndarray:
     m = xb.shape[1]
     sig = np.zeros((m, m), dtype=bool)
@@ -74,10 +198,7 @@ def _naive_significance(xb: np.ndarray, alpha: float) -> np.ndarray:
         warnings.simplefilter("ignore")
         for i in range(m):
             for j in range(m):
-                if i == j:
-                    continue
-                d = xb[:, i] - xb[:, j]
-                if not np.any(d):
+                if i == j or not np.any(xb[:, i] - xb[:, j]):
                     continue  # p = 1
                 p = scipy.stats.wilcoxon(
                     xb[:, i],
@@ -91,172 +212,176 @@ def _naive_significance(xb: np.ndarray, alpha: float) -> np.ndarray:
     return sig
 
 
-def _naive_matrix(task_rows: pd.DataFrame, fill: float) -> np.ndarray:
-    wide = task_rows.pivot_table(
-        index="case", columns="algorithm", values="value", aggfunc="first", dropna=False
-    )
-    return wide.sort_index().sort_index(axis=1).fillna(fill).to_numpy()
-
-
-def scenario_a(n_boot: int, naive_samples: int) -> list[str]:
+def scenario_a(
+    n_boot: int, naive_samples: int, baseline: Path | None, work: Path
+) -> list[str]:
     frame = msd_like(n_tasks=17, n_algorithms=19, n_cases=100, seed=0)
-    scheme = {
-        "metric": "DSC",
-        "higher_is_better": True,
-        "missing": {"policy": "value", "value": 0},
-        "method": "test_then_rank",
-        "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
-        "ties": "min",
-    }
+    scheme = {**MSD_SCHEME, "uncertainty": {"bootstrap": n_boot, "seed": SEED}}
 
     def engine() -> dict[str, Any]:
         return run_analysis(
-            frame, scheme, bootstrap=n_boot, seed=SEED, audit=False, leave_one_out=False
+            frame, scheme, audit=False, leave_one_out=False
         ).to_json_dict()
 
     out, wall, cpu = _timed(engine)
+    old = _baseline_analysis(baseline, "a", scheme)
     peak = _peak_mib(engine)
-    _, all_wall, all_cpu = _timed(
-        lambda: run_analysis(frame, scheme, bootstrap=n_boot, seed=SEED)
+
+    results, scheme_file = work / "msd.csv", work / "msd.json"
+    frame.to_csv(results, index=False)
+    scheme_file.write_text(json.dumps(scheme))
+    command, command_cpu = _command_seconds(ROOT, results, scheme_file, 1)
+    old_command = (
+        None
+        if baseline is None
+        else _command_seconds(baseline, results, scheme_file, 1)
     )
 
-    # Naive baseline on the first `naive_samples` draws of every task.
-    def naive() -> tuple[dict[str, np.ndarray], dict[str, list[np.ndarray]]]:
-        full_sig: dict[str, np.ndarray] = {}
-        boot_sig: dict[str, list[np.ndarray]] = {}
-        for task_name, rows in frame.groupby("task", sort=True):
-            x = _naive_matrix(rows, 0.0)
-            full_sig[task_name] = _naive_significance(x, 0.05)
-            idx = _first_draws(x.shape[0], n_boot, str(task_name), naive_samples)
-            boot_sig[task_name] = [_naive_significance(x[i], 0.05) for i in idx]
-        return full_sig, boot_sig
-
-    (naive_full, naive_boot), n_wall, n_cpu = _timed(naive)
-    per_unit = n_wall / (1 + naive_samples)  # per task: full data + samples
-    naive_est = per_unit * (1 + n_boot)
-
-    # Identity of decisions: full data (from the output JSON) and the samples.
+    # Naive baseline on the first `naive_samples` draws of every task, and
+    # identity of decisions on exactly those draws.
     parsed = parse_scheme(scheme)
-    tasks = build_tasks(validate_results(frame), parsed)
+    tasks = build_tasks(frame, parsed)
     rule = MatrixRule.from_scheme(parsed, "DSC")
-    same_sig, same_rank, compared = True, True, 0
+    same_sig, same_rank, compared, naive_wall = True, True, 0, 0.0
     for task in tasks:
-        algs = task.algorithms
+        x = task.values["DSC"][""]
+        idx = _first_draws(x.shape[0], n_boot, task.name, naive_samples)
+        start = time.perf_counter()
+        naive_full = _naive_significance(x, 0.05)
+        naive_boot = [_naive_significance(x[i], 0.05) for i in idx]
+        naive_wall += time.perf_counter() - start
         sig_json = out["rankings"]["DSC"]["tasks"][task.name]["significance"]
+        algs = task.algorithms
         engine_full = np.array(
             [
                 [i != j and sig_json[a][b] for j, b in enumerate(algs)]
                 for i, a in enumerate(algs)
             ]
         )
-        same_sig &= bool(np.array_equal(engine_full, naive_full[task.name]))
-        x = task.values["DSC"][""]
-        idx = _first_draws(x.shape[0], n_boot, task.name, naive_samples)
+        same_sig &= bool(np.array_equal(engine_full, naive_full))
         counts = np.stack([np.bincount(r, minlength=x.shape[0]) for r in idx])
         p = adjust_pvalues(pairwise_wilcoxon(x, counts), method="none")
         engine_sig = np.nan_to_num(p, nan=1.0) <= 0.05
         engine_ranks, _ = rank_matrix(x, counts, rule)
         for b in range(len(idx)):
-            naive_sig = naive_boot[task.name][b]
-            same_sig &= bool(np.array_equal(engine_sig[b], naive_sig))
-            naive_rank = scipy.stats.rankdata(-naive_sig.sum(axis=1), method="min")
+            same_sig &= bool(np.array_equal(engine_sig[b], naive_boot[b]))
+            naive_rank = scipy.stats.rankdata(-naive_boot[b].sum(axis=1), method="min")
             same_rank &= bool(np.array_equal(engine_ranks[b], naive_rank))
             compared += 1
+    naive_est = naive_wall / (1 + naive_samples) * (1 + n_boot)
     return [
         "(a) 19 algorithms x 17 tasks x 100 cases, test_then_rank (Wilcoxon, "
         f"alpha 0.05), {n_boot} bootstrap samples",
-        f"    engine run_analysis (no audit/leave-one-out): {wall:.2f} s wall, "
-        f"{cpu:.2f} s CPU",
+        f"    engine analysis alone (run_analysis, no audit/leave-one-out): "
+        f"{wall:.2f} s wall, {cpu:.2f} s CPU; {_verdict(wall, TARGETS['a'])}",
+        "    today's engine (1.1.0), same run: "
+        f"{_command_ratio(old, (wall, cpu))} faster now",
+        f"    whole command python -m ranking (default audit + leave-one-case-out, "
+        f"CSV in, JSON out): {command:.2f} s wall ({command_cpu:.2f} s CPU); "
+        f"{_verdict(command, TARGETS['a_command'])}",
+        "    today's engine's command, same run: "
+        f"{_command_ratio(old_command, (command, command_cpu))} faster now",
         f"    engine peak traced memory: {peak:.0f} MiB",
-        "    engine run_analysis with robustness audit and leave-one-case-out: "
-        f"{all_wall:.2f} s wall, {all_cpu:.2f} s CPU",
-        f"    naive baseline (scipy.stats.wilcoxon per ordered pair, pandas pivot): "
-        f"timed on full data + {naive_samples} samples per task = {n_wall:.2f} s wall "
-        f"({n_cpu:.2f} s CPU), extrapolated linearly to full data + {n_boot} samples: "
-        f"{naive_est:.0f} s",
-        f"    speed-up (naive estimate / engine, wall): {naive_est / wall:.0f}x",
+        "    naive baseline (scipy.stats.wilcoxon per ordered pair): timed on full "
+        f"data + {naive_samples} samples per task = {naive_wall:.2f} s, extrapolated "
+        f"to full data + {n_boot} samples: {naive_est:.0f} s; "
+        f"{naive_est / wall:.0f}x slower than the engine",
         f"    identical significance matrices (full data, 17 tasks, and {compared} "
         f"bootstrap samples): {same_sig}; identical ranks: {same_rank}",
     ]
 
 
-def scenario_b(n_boot: int, naive_samples: int) -> list[str]:
+def _scenario_b_frame() -> pd.DataFrame:
     rng = np.random.default_rng(0)
     n_cases, m = 10_000, 200
     skill = rng.normal(0, 0.3, size=m)
-    x = 1 / (1 + np.exp(-(1.0 + skill[None, :] + rng.normal(0, 1, size=(n_cases, m)))))
-    algorithms = [f"A{j:03d}" for j in range(m)]
-    cases = [f"c{i:05d}" for i in range(n_cases)]
-    frame = pd.DataFrame(
+    noise = rng.normal(0, 1, size=(n_cases, m))
+    x = 1 / (1 + np.exp(-(1.0 + skill[None, :] + noise)))
+    return pd.DataFrame(
         {
             "task": "T1",
-            "case": np.repeat(np.asarray(cases, dtype=object), m),
-            "algorithm": np.tile(np.asarray(algorithms, dtype=object), n_cases),
+            "case": np.repeat(
+                np.asarray([f"c{i:05d}" for i in range(n_cases)], dtype=object), m
+            ),
+            "algorithm": np.tile(
+                np.asarray([f"A{j:03d}" for j in range(m)], dtype=object), n_cases
+            ),
             "metric": "DSC",
             "value": x.ravel(),
         }
     )
-    scheme = {
-        "metric": "DSC",
-        "higher_is_better": True,
-        "method": "aggregate_then_rank",
-    }
-    parsed = parse_scheme(scheme)
-    validated = validate_results(frame)
-    validated.attrs["validated"] = True
-    task = build_tasks(validated, parsed)[0]
-    rule = MatrixRule.from_scheme(parsed, "DSC")
 
-    def bootstrap_only() -> np.ndarray:
-        return np.concatenate(
-            [
-                rank_matrix(task.values["DSC"][""], counts, rule)[0]
-                for block in range(n_blocks(n_boot))
-                for counts in block_counts(
-                    n_cases, n_boot, seed=SEED, task="T1", block=block
-                )
-            ]
-        )
 
-    def engine_full() -> dict[str, Any]:
+def scenario_b(n_boot: int, naive_samples: int, baseline: Path | None) -> list[str]:
+    frame = _scenario_b_frame()
+    scheme = {**MEAN_SCHEME, "uncertainty": {"bootstrap": n_boot, "seed": SEED}}
+
+    def engine() -> dict[str, Any]:
         return run_analysis(
-            frame, scheme, bootstrap=n_boot, seed=SEED, audit=False, leave_one_out=False
+            frame, scheme, audit=False, leave_one_out=False
         ).to_json_dict()
 
-    boot_ranks, b_wall, b_cpu = _timed(bootstrap_only)
-    _, f_wall, f_cpu = _timed(engine_full)
-    peak = _peak_mib(engine_full)
+    out, wall, cpu = _timed(engine)
+    old = _baseline_analysis(baseline, "b", scheme)
+    peak = _peak_mib(engine)
 
-    long = validated.set_index("case")
+    cases = sorted(set(frame["case"]))
+    long = frame.set_index("case")
+    task = build_tasks(frame, parse_scheme(scheme))[0]
+    case_names = task.cases  # the engine's canonical case order
+    idx = _first_draws(len(cases), n_boot, "T1", naive_samples)
 
     def naive() -> list[np.ndarray]:
-        idx = _first_draws(n_cases, n_boot, "T1", naive_samples)
-        out = []
+        ranks = []
         for row in idx:
-            drawn = long.loc[[cases[i] for i in row]]
+            drawn = long.loc[[case_names[i] for i in row]]
             means = drawn.groupby("algorithm")["value"].mean().sort_index()
-            out.append(means.rank(method="min", ascending=False).to_numpy())
-        return out
+            ranks.append(means.rank(method="min", ascending=False).to_numpy())
+        return ranks
 
-    naive_ranks, n_wall, n_cpu = _timed(naive)
+    naive_ranks, n_wall, _ = _timed(naive)
     naive_est = n_wall / naive_samples * n_boot
+    rule = MatrixRule.from_scheme(parse_scheme(scheme), "DSC")
+    counts = np.stack([np.bincount(r, minlength=len(cases)) for r in idx])
+    engine_ranks, _ = rank_matrix(task.values["DSC"][""], counts, rule)
     identical = all(
-        np.array_equal(boot_ranks[b], naive_ranks[b]) for b in range(naive_samples)
+        np.array_equal(engine_ranks[b], naive_ranks[b]) for b in range(len(idx))
     )
+    del out
     return [
         "(b) 200 algorithms x 10 000 cases, aggregate_then_rank (mean), "
         f"{n_boot} bootstrap samples",
-        f"    engine bootstrap ranking alone: {b_wall:.2f} s wall, {b_cpu:.2f} s CPU",
-        f"    engine run_analysis end to end (validation of 2 000 000 rows, ranking, "
-        f"significance map of 39 800 ordered pairs, bootstrap): {f_wall:.2f} s wall, "
-        f"{f_cpu:.2f} s CPU",
+        "    engine run_analysis end to end (validation of 2 000 000 rows, exact "
+        "means, significance map of 39 800 ordered pairs, bootstrap): "
+        f"{wall:.2f} s wall, {cpu:.2f} s CPU; {_verdict(wall, TARGETS['b'])}",
+        "    today's engine (1.1.0), same run: "
+        f"{_command_ratio(old, (wall, cpu))} faster now",
         f"    engine peak traced memory (run_analysis): {peak:.0f} MiB",
         "    naive baseline (pandas group-by mean per sample): "
-        f"{naive_samples} samples in {n_wall:.2f} s wall ({n_cpu:.2f} s CPU), "
-        f"extrapolated to {n_boot}: {naive_est:.0f} s",
-        "    speed-up (naive estimate / engine bootstrap, wall): "
-        f"{naive_est / b_wall:.0f}x",
+        f"{naive_samples} samples in {n_wall:.2f} s, extrapolated to {n_boot}: "
+        f"{naive_est:.0f} s; {naive_est / wall:.0f}x slower than the engine",
         f"    identical ranks on the {naive_samples} compared samples: {identical}",
+    ]
+
+
+def scenario_c(baseline: Path | None, work: Path, repeats: int) -> list[str]:
+    results, scheme_file = work / "small.csv", work / "small.json"
+    c_ideal(seed=0).to_csv(results, index=False)
+    scheme_file.write_text(json.dumps(MEAN_SCHEME))
+    seconds, cpu = _command_seconds(ROOT, results, scheme_file, repeats)
+    old = (
+        None
+        if baseline is None
+        else _command_seconds(baseline, results, scheme_file, repeats)
+    )
+    return [
+        "(c) small job: 5 algorithms x 50 cases, aggregate_then_rank, 1000 bootstrap "
+        "samples, audit and leave-one-case-out, whole process python -m ranking "
+        f"(fastest of {repeats})",
+        f"    engine: {seconds:.2f} s wall ({cpu:.2f} s CPU); "
+        f"{_verdict(seconds, TARGETS['c'])}",
+        "    today's engine (1.1.0), same run: "
+        f"{_command_ratio(old, (seconds, cpu))} faster now",
     ]
 
 
@@ -264,21 +389,32 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ranking.benchmark")
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--naive-samples", type=int, default=3)
-    parser.add_argument("--only", choices=["a", "b"], default=None)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", choices=["a", "b", "c"], default=None)
     args = parser.parse_args(argv)
-    lines = [
+    print(
         f"python {sys.version.split()[0]}, numpy {np.__version__}, "
         f"scipy {scipy.__version__}, pandas {pd.__version__}, "
         f"{os.cpu_count()} CPUs, load average at start "
         f"{', '.join(f'{v:.1f}' for v in os.getloadavg())}",
-    ]
-    print(lines[0], flush=True)
-    for name, fn in (("a", scenario_a), ("b", scenario_b)):
-        if args.only in (None, name):
-            for line in fn(args.bootstrap, args.naive_samples):
-                print(line, flush=True)
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "old").mkdir()
+        baseline = extract_baseline(work / "old")
+        runs = {
+            "c": lambda: scenario_c(baseline, work, args.repeats),
+            "a": lambda: scenario_a(args.bootstrap, args.naive_samples, baseline, work),
+            "b": lambda: scenario_b(args.bootstrap, args.naive_samples, baseline),
+        }
+        for name, run in runs.items():
+            if args.only in (None, name):
+                for line in run():
+                    print(line, flush=True)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"process peak RSS (ru_maxrss, whole benchmark incl. data): {rss:.0f} MiB")
+    print(f"load average at end {', '.join(f'{v:.1f}' for v in os.getloadavg())}")
     return 0
 
 

@@ -12,8 +12,9 @@ import json
 import sys
 from collections.abc import Sequence
 
-from ._validation import read_results
+from ._validation import read_table
 from .run import run_analysis
+from .scheme import SchemeError
 
 __all__ = ["build_parser", "main"]
 
@@ -51,13 +52,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with open(args.scheme, encoding="utf-8") as fh:
             scheme = json.load(fh)
-        frame = read_results(args.results)
-        result = run_analysis(frame, scheme, bootstrap=args.bootstrap, seed=args.seed)
+        table = read_table(args.results)  # no pandas: a small job starts fast
+        result = run_analysis(table, scheme, bootstrap=args.bootstrap, seed=args.seed)
         text = json.dumps(
             result.to_json_dict(), sort_keys=True, indent=2, allow_nan=False
         )
     except json.JSONDecodeError as exc:
-        print(f"error: {args.scheme}: not valid JSON ({exc})", file=sys.stderr)
+        print(
+            f"error: {args.scheme}: not valid JSON: {exc.msg} at line {exc.lineno}, "
+            f"column {exc.colno}; expected a ranking scheme object such as "
+            '{"metric": "DSC", "higher_is_better": true, "method": '
+            '"aggregate_then_rank"}',
+            file=sys.stderr,
+        )
+        return 2
+    except SchemeError as exc:
+        print(f"error: {args.scheme}: scheme field {exc}", file=sys.stderr)
         return 2
     except (OSError, ValueError, NotImplementedError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -13,15 +13,18 @@ approach"; seed 004 §4.3). Hand the concatenated arrays back to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._core import TaskData, build_tasks, key_task_ranking
-from ._validation import validate_results
+from ._exact import NonFiniteResultError
+from ._validation import ResultsTable, validate_table
 from .bootstrap import BOOTSTRAP_BLOCK, block_counts, n_blocks, resampled
 from .scheme import Scheme, parse_scheme
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "BOOTSTRAP_BLOCK",
@@ -108,7 +111,7 @@ def executed_scheme(
 
 
 def prepare_analysis(
-    results: pd.DataFrame,
+    results: pd.DataFrame | ResultsTable,
     scheme: dict[str, Any] | Scheme,
     *,
     bootstrap: int | None = None,
@@ -125,9 +128,9 @@ def prepare_analysis(
     ResultsError, SchemeError, MissingResultsError (all ValueError)
     """
     parsed = parse_scheme(scheme)
-    frame = results if results.attrs.get("validated") else validate_results(results)
+    table = validate_table(results)
     executed = executed_scheme(parsed, bootstrap=bootstrap, seed=seed)
-    tasks = tuple(build_tasks(frame, executed))
+    tasks = tuple(build_tasks(table, executed))
     keys = ("combined",) if executed.combine else tuple(executed.metrics)
     return PreparedAnalysis(scheme=executed, tasks=tasks, keys=keys)
 
@@ -175,13 +178,16 @@ def bootstrap_block_ranks(
     if len(chosen) == 0:
         return np.empty((0, m), dtype=np.float64)
     scheme, n_cases = prepared.scheme, len(data.cases)
-    parts = [
-        resampled(
-            lambda c: key_task_ranking(data, scheme, key, c)[0],
-            block_counts(
-                n_cases, prepared.n_boot, seed=prepared.seed, task=task, block=k
-            ),
-        )
-        for k in chosen
-    ]
+    try:
+        parts = [
+            resampled(
+                lambda c: key_task_ranking(data, scheme, key, c)[0],
+                block_counts(
+                    n_cases, prepared.n_boot, seed=prepared.seed, task=task, block=k
+                ),
+            )
+            for k in chosen
+        ]
+    except NonFiniteResultError as exc:
+        raise exc.named(metric=key, task=task, algorithms=data.algorithms) from None
     return np.concatenate(parts, axis=0).astype(np.float64, copy=False)

@@ -7,17 +7,22 @@ import math
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._core import TaskData, combine_ranks, key_task_ranking
+from ._exact import NonFiniteResultError
 from .audit import audit_task
 from .bootstrap import leave_one_out_counts, resampled, summarise_resamples
 from .plan import PreparedAnalysis, bootstrap_block_ranks, prepare_analysis
 from .scheme import Scheme, parse_scheme, scheme_to_dict
 from .significance import adjust_pvalues, pairwise_wilcoxon
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ._validation import ResultsTable
 
 __all__ = ["AnalysisResult", "run_analysis"]
 
@@ -115,6 +120,7 @@ def _rank_ci(
             higher_is_better=scheme.higher_is_better[metric],
             n_boot=n_boot,
             seed=seed,
+            ties=scheme.ties,
         )
         out[method] = {
             a: [_number(lo, integral=True), _number(hi, integral=True)]
@@ -170,6 +176,16 @@ def _resample_block(
     }
 
 
+def _refuse_infinite(scores: np.ndarray, what: str) -> None:
+    """Scores are finite or NaN (no value at all); never a silent infinity."""
+    bad = np.isinf(np.asarray(scores, dtype=np.float64))
+    if bad.any():
+        raise NonFiniteResultError(
+            f"the {what} is infinite",
+            columns=tuple(int(j) for j in np.flatnonzero(bad)),
+        )
+
+
 def _task_block(
     task: TaskData,
     scheme: Scheme,
@@ -183,6 +199,9 @@ def _task_block(
     algs = task.algorithms
     integral = scheme.ties != "average"
     ranks, scores, per_target = key_task_ranking(task, scheme, key, None)
+    _refuse_infinite(scores, "score")
+    for _, s_t in per_target.values():
+        _refuse_infinite(s_t, "target score")
     score_integral = (
         scheme.method == "test_then_rank" and key in scheme.metrics and not per_target
     )
@@ -284,7 +303,7 @@ def _checked_bootstrap_ranks(
 
 
 def run_analysis(
-    results: pd.DataFrame,
+    results: pd.DataFrame | ResultsTable,
     scheme: dict[str, Any] | Scheme,
     *,
     bootstrap: int | None = None,
@@ -298,9 +317,10 @@ def run_analysis(
 
     Parameters
     ----------
-    results : pandas.DataFrame
-        A results table (as read by :func:`read_results`); it is validated here
-        unless it is the (unmodified) output of :func:`validate_results`.
+    results : pandas.DataFrame or ResultsTable
+        A results table (as read by :func:`read_results`, or the checked
+        columns of :func:`read_table`); a frame is validated here unless it is
+        the (unmodified) output of :func:`validate_results`.
     scheme : dict or Scheme
         The ranking scheme (contract §2).
     bootstrap : int, optional
@@ -353,22 +373,27 @@ def run_analysis(
         task_blocks: dict[str, Any] = {}
         task_ranks: list[np.ndarray] = []
         for task in tasks:
-            boot = None
-            if n_boot > 0:
-                boot = (
-                    given[(key, task.name)]
-                    if given is not None
-                    else bootstrap_block_ranks(prepared, key=key, task=task.name)
+            try:
+                boot = None
+                if n_boot > 0:
+                    boot = (
+                        given[(key, task.name)]
+                        if given is not None
+                        else bootstrap_block_ranks(prepared, key=key, task=task.name)
+                    )
+                block, ranks = _task_block(
+                    task,
+                    executed,
+                    key,
+                    boot=boot,
+                    seed=prepared.seed,
+                    leave_one_out=leave_one_out,
+                    audit=audit,
                 )
-            block, ranks = _task_block(
-                task,
-                executed,
-                key,
-                boot=boot,
-                seed=prepared.seed,
-                leave_one_out=leave_one_out,
-                audit=audit,
-            )
+            except NonFiniteResultError as exc:
+                raise exc.named(
+                    metric=key, task=task.name, algorithms=task.algorithms
+                ) from None
             task_blocks[task.name] = block
             task_ranks.append(ranks)
             done += 1

@@ -37,6 +37,7 @@ P_ADJUST = ("none", "holm", "bonferroni")
 TEST_METHODS = ("approx", "exact")
 RANK_CI_METHODS = (
     "bootstrap",
+    "bootstrap_unpaired",
     "id_nemenyi",
     "id_wilcoxon_two_sided",
     "id_wilcoxon_one_sided",
@@ -138,10 +139,22 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _did_you_mean(value: Any, options: tuple[str, ...] | list[str]) -> str:
+    if not isinstance(value, str):
+        return ""
+    import difflib
+
+    close = difflib.get_close_matches(value, list(options), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 def _choice(value: Any, options: tuple[str, ...], name: str) -> str:
     if not isinstance(value, str) or value not in options:
         listed = ", ".join(repr(o) for o in options)
-        raise SchemeError(name, f"must be one of {listed}, got {value!r}")
+        raise SchemeError(
+            name,
+            f"must be one of {listed}, got {value!r}{_did_you_mean(value, options)}",
+        )
     return value
 
 
@@ -151,7 +164,11 @@ def _fields(obj: Any, name: str, allowed: tuple[str, ...]) -> dict[str, Any]:
     for key in obj:
         if key not in allowed:
             prefix = f"{name}.{key}" if name else str(key)
-            raise SchemeError(prefix, "unknown field")
+            listed = ", ".join(allowed)
+            raise SchemeError(
+                prefix,
+                f"unknown field; expected one of {listed}{_did_you_mean(key, allowed)}",
+            )
     return obj
 
 

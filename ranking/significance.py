@@ -19,11 +19,12 @@ n ≤ 50 (R's rule), else the approximation.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import ndtr
 
+from ._exact import differences_safe
 from ._ranks import rank_rows
 from .results import SignificanceResult
 
@@ -34,7 +35,7 @@ __all__ = [
     "significance_ranking",
 ]
 
-_CHUNK_ELEMENTS = 1_500_000
+_CHUNK_ELEMENTS = 2_000_000
 EXACT_MAX_N = 50
 
 
@@ -109,29 +110,42 @@ def _signed_rank_batch(
     step = max(1, _CHUNK_ELEMENTS // max(1, n * n_pairs))
     fast = np.flatnonzero(untied)
     slow = np.flatnonzero(~untied)
+    if fast.size:
+        # Terms that do not depend on the order of |d| are sums over the cases
+        # in their own order (einsum: exact integers, and no BLAS threads).
+        used = ~dropped[fast]
+        nonzero = (np.abs(d[fast]) > 0) & used
+        nz_cases = nonzero.astype(np.int64)
+        pos_cases = ((d[fast] > 0) & used).astype(np.int64)
+        first_cases = (~nonzero).astype(np.int64)  # zeros and unused sort first
+        # The cross term works in (sorted position, pair, sample) layout: a
+        # cumulative sum over positions then adds whole rows (fast).
+        ctype = np.int32 if n * n < 2**31 else np.int64
+        order_fast = np.ascontiguousarray(order[fast].T)  # (n, pairs)
+        pos_sorted = np.ascontiguousarray(pos[fast].T).astype(ctype)[:, :, None]
     for b0 in range(0, b_total, step):
         w = counts[b0 : b0 + step].astype(itype, copy=False)
         b1 = b0 + w.shape[0]
         if fast.size:
-            ws = w[:, order[fast]]
-            ws *= nz[fast]
-            cum = np.cumsum(ws, axis=2, dtype=itype)
-            wp = ws * pos[fast]
-            # sum of 2 * mid-rank over positive elements; mid-rank of a case
-            # drawn k times with cum inclusive count c is c - (k - 1) / 2
-            t2[b0:b1, fast] = (
-                2 * np.einsum("bpn,bpn->bp", wp, cum)
-                - np.einsum("bpn,bpn->bp", wp, ws)
-                + wp.sum(axis=2)
-            )
-            total = cum[:, :, -1]
+            w64 = w.astype(np.int64)
+            w2 = w64 * w64
+            s1 = np.einsum("bn,pn->bp", w64, pos_cases)  # counts of positive d
+            s2 = np.einsum("bn,pn->bp", w2, pos_cases)
+            total = np.einsum("bn,pn->bp", w64, nz_cases)  # non-zero d, counted
+            before = np.einsum("bn,pn->bp", w64, first_cases)
+            cubes = np.einsum("bn,pn->bp", w2 * w64, nz_cases)
+            ws = np.ascontiguousarray(w.T).astype(ctype)[order_fast]  # (n, P, B)
+            cum = np.empty_like(ws)
+            cum[0] = ws[0]
+            for k in range(1, n):
+                np.add(cum[k - 1], ws[k], out=cum[k])
+            cum *= pos_sorted
+            cross = np.einsum("kpb,kpb->bp", ws, cum).astype(np.int64)
+            # mid-rank of a case drawn k times whose inclusive count among the
+            # non-zero |d| is c: c - (k - 1) / 2; twice the sum over positive
+            # differences is 2 sum(k c) - sum(k^2) + sum(k)
+            t2[b0:b1, fast] = 2 * (cross - before * s1) - s2 + s1
             n_eff[b0:b1, fast] = total
-            big = int(w.max(initial=0))
-            if itype is np.int32 and n * big * big < 2**31:
-                cubes = np.einsum("bpn,bpn->bp", ws * ws, ws)
-            else:
-                wsf = ws.astype(np.float64)
-                cubes = np.einsum("bpn,bpn,bpn->bp", wsf, wsf, wsf)
             tie[b0:b1, fast] = cubes - total
         if slow.size:
             rows = np.arange(slow.size)[:, None]
@@ -155,31 +169,55 @@ def _signed_rank_single(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_signed_rank_batch` for the data themselves (every count 1).
 
-    Sorting an integer key that packs |d| (its IEEE bits, monotone for
-    non-negative floats) with the sign avoids argsort and gathers; pairs with
+    ``d`` holds 0.0 (never -0.0) for dropped cases. Each difference becomes
+    one integer key, ``|d|``'s IEEE bits (monotone for non-negative floats)
+    shifted left with the sign in the lowest bit, so one sort orders |d| and
+    zeros (key 0) come first; the rank sums are then dot products. Pairs with
     tied non-zero |d| are handed to the general routine.
     """
     n_pairs, n = d.shape
-    absd = np.where(dropped, 0.0, np.abs(d))
-    zero = (absd == 0) & ~dropped
-    positive = ((d > 0) & ~dropped).astype(np.uint64)
-    # uint64: the sign bit of |d| is 0, so the shift loses nothing
-    key = np.sort((absd.view(np.uint64) << np.uint64(1)) | positive, axis=1)
-    vals = key >> np.uint64(1)
-    pos = (key & np.uint64(1)).astype(bool)
-    n_zero_all = (vals == 0).sum(axis=1)  # zeros and dropped cases, sorted first
-    tied = ((vals[:, 1:] == vals[:, :-1]) & (vals[:, 1:] > 0)).any(axis=1)
-    ar = np.arange(1, n + 1, dtype=np.int64)
-    # rank of sorted position s among non-zero |d| is s + 1 - n_zero_all
-    t2 = 2 * ((pos * ar).sum(axis=1) - n_zero_all * pos.sum(axis=1))
-    n_eff = n - n_zero_all
+    bits = d.view(np.uint64)
+    key = np.sort((bits << np.uint64(1)) | (bits >> np.uint64(63)), axis=1)
+    n_first = np.count_nonzero(key == 0, axis=1)  # zero or dropped
+    negative = (key & np.uint64(1)).astype(np.float64)
+    ranks = np.arange(1, n + 1, dtype=np.float64)
+    neg_positions = negative @ ranks  # sum of (position + 1) of negative d
+    n_neg = negative.sum(axis=1).astype(np.int64)
+    n_eff = n - n_first
+    n_pos = n_eff - n_neg
+    # positions n_first .. n - 1 hold the non-zero |d|, with ranks 1 .. n_eff
+    all_positions = (n * (n + 1) - n_first * (n_first + 1)) // 2
+    t2 = 2 * (all_positions - np.rint(neg_positions).astype(np.int64) - n_first * n_pos)
+    adjacent = np.count_nonzero((key[:, 1:] ^ key[:, :-1]) < np.uint64(2), axis=1)
+    tied = adjacent > np.maximum(n_first - 1, 0)  # zeros are adjacent too
     tie = np.zeros(n_pairs)
     if tied.any():
         ones = np.ones((1, n), dtype=np.int64)
         t2_t, n_eff_t, tie_t, _ = _signed_rank_batch(d[tied], dropped[tied], ones)
         t2[tied], n_eff[tied], tie[tied] = t2_t[0], n_eff_t[0], tie_t[0]
-    n_zero = zero.sum(axis=1)
+    n_zero = n_first - np.count_nonzero(dropped, axis=1)
     return t2[None], n_eff[None], tie[None], n_zero[None]
+
+
+_SMALL = 4096  # up to this many p-values math.erfc is cheaper than importing scipy
+
+
+def _normal_upper_tail(z: np.ndarray) -> np.ndarray:
+    """P(Z >= z) for a standard normal Z, elementwise.
+
+    Small arrays (the data's own tests) use ``math.erfc`` so that a small job
+    never imports scipy; large ones (bootstrap samples) ``scipy.special.ndtr``.
+    Both are accurate to about one unit in the last place.
+    """
+    if z.size <= _SMALL:
+        flat = [0.5 * math.erfc(v / _SQRT2) for v in z.ravel().tolist()]
+        return np.asarray(flat, dtype=np.float64).reshape(z.shape)
+    from scipy.special import ndtr
+
+    return ndtr(-z)
+
+
+_SQRT2 = math.sqrt(2.0)
 
 
 def _p_greater(
@@ -196,7 +234,7 @@ def _p_greater(
     ok = n_eff > 0
     sd = np.sqrt(np.where(ok, var, 1.0))
     z = (t_plus2 / 2 - mean - 0.5) / sd
-    p = np.where(ok, ndtr(-z), 1.0)
+    p = np.where(ok, _normal_upper_tail(z), 1.0)
     if method == "exact":
         table = _exact_upper_tail()
         exact = ok & (n_eff <= EXACT_MAX_N) & (tie == 0) & (n_zero == 0)
@@ -237,6 +275,7 @@ def pairwise_wilcoxon(
         raise ValueError("values must be a (cases x algorithms) matrix")
     if method not in ("approx", "exact"):
         raise ValueError("method must be 'approx' or 'exact'")
+    x = differences_safe(x)  # d = x_i - x_j must not overflow
     n, m = x.shape
     single = counts is None
     w = (
@@ -247,14 +286,18 @@ def pairwise_wilcoxon(
     ii, jj = _pair_index(m)
     out = np.full((w.shape[0], m, m), np.nan)
     if ii.size:
-        missing = np.isnan(x)
+        xt = np.ascontiguousarray(x.T) + 0.0  # algorithms x cases; no -0.0
+        missing = np.isnan(xt)
+        any_missing = bool(missing.any())
         pair_step = max(1, _CHUNK_ELEMENTS // max(1, n))
         for p0 in range(0, ii.size, pair_step):
             a, b = ii[p0 : p0 + pair_step], jj[p0 : p0 + pair_step]
-            dropped = missing[:, a] | missing[:, b]
-            d = np.where(dropped, 0.0, x[:, a] - x[:, b])
-            d_rows = np.ascontiguousarray(d.T)
-            dropped_rows = np.ascontiguousarray(dropped.T)
+            d_rows = xt[a] - xt[b]  # one row per pair
+            if any_missing:
+                dropped_rows = missing[a] | missing[b]
+                d_rows[dropped_rows] = 0.0
+            else:
+                dropped_rows = np.zeros(d_rows.shape, dtype=bool)
             if single:
                 t2, n_eff, tie, n_zero = _signed_rank_single(d_rows, dropped_rows)
             else:

@@ -52,7 +52,8 @@ def test_cli_bad_results_exit_2_with_message(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith(
-        "error: invalid results table: missing required column 'metric'"
+        f"error: {csv}: invalid results table: line 1: missing required column "
+        "'metric'; the header has 'task', 'case', 'algorithm', 'value'"
     )
 
 

@@ -28,7 +28,10 @@ def test_validate_results_accepts_clean_table_with_extras():
 def test_validate_results_missing_column_is_named():
     with pytest.raises(ResultsError) as info:
         validate_results(_read("task,case,algorithm,value\nT,1,A,0.5\n"))
-    assert [str(e) for e in info.value.errors] == ["missing required column 'metric'"]
+    assert [str(e) for e in info.value.errors] == [
+        "line 1: missing required column 'metric'; the header has 'task', 'case', "
+        "'algorithm', 'value'; expected at least 'task,case,algorithm,metric,value'"
+    ]
 
 
 def test_validate_results_unknown_column_is_named():
@@ -40,9 +43,12 @@ def test_validate_results_duplicates_name_both_lines():
     text = HEADER + "T,1,A,DSC,0.5\nT,1,B,DSC,0.6\nT,1,A,DSC,0.7\n"
     with pytest.raises(ResultsError) as info:
         validate_results(_read(text))
-    lines = [e.line for e in info.value.errors]
-    assert lines == [2, 4]
-    assert "also on line(s) 4" in info.value.errors[0].message
+    # one problem, reported once, naming both lines
+    assert [str(e) for e in info.value.errors] == [
+        "line 2: the same result (task='T', case='1', algorithm='A', metric='DSC') "
+        "is on lines 2 and 4; expected one row per (task, target, case, algorithm, "
+        "metric): keep one, or tell the rows apart (a 'target' column for sub-tasks)"
+    ]
 
 
 def test_validate_results_non_numeric_value_names_line():
@@ -50,7 +56,11 @@ def test_validate_results_non_numeric_value_names_line():
     with pytest.raises(ResultsError) as info:
         validate_results(_read(text))
     assert [(e.line, e.message) for e in info.value.errors] == [
-        (3, "value 'good' is not a number")
+        (
+            3,
+            "value 'good' is not a number; expected a number such as 0.93, or an "
+            "empty cell for a missing result",
+        )
     ]
 
 
@@ -64,15 +74,44 @@ def test_validate_results_algorithm_absent_from_task_is_error():
     with pytest.raises(ResultsError) as info:
         validate_results(_read(text))
     assert [str(e) for e in info.value.errors] == [
-        "task 'T2': algorithm 'B' has no row at all (it did not take part in this task)"
+        "task 'T2': algorithm 'B' has no row at all (it has rows in 'T1'); expected "
+        "every algorithm in every task: add its rows with empty values to mark its "
+        "results missing, or check the spelling of its name"
     ]
 
 
 def test_validate_results_empty_identifier_names_line():
     with pytest.raises(ResultsError) as info:
         validate_results(_read(HEADER + "T,1,A,DSC,0.5\nT,,B,DSC,0.6\n"))
-    assert [(e.line, e.message) for e in info.value.errors] == [(3, "empty 'case'")]
+    assert [(e.line, e.message) for e in info.value.errors] == [
+        (3, "empty 'case'; expected a case name or identifier")
+    ]
 
 
 def test_results_error_is_value_error():
     assert issubclass(ResultsError, ValueError)
+
+
+def test_validate_results_accepts_numeric_value_column_from_code():
+    frame = pd.DataFrame(
+        {
+            "task": "T",
+            "case": ["1", "1"],
+            "algorithm": ["A", "B"],
+            "metric": "DSC",
+            "value": [0.5, float("nan")],
+        }
+    )
+
+    clean = validate_results(frame)
+
+    assert clean["value"].iloc[0] == 0.5
+    assert pd.isna(clean["value"].iloc[1])
+
+
+def test_read_results_and_validate_keep_file_lines_across_blank_lines():
+    frame = _read(HEADER + "T,1,A,DSC,0.5\n\nT,1,B,DSC,0.6\n")
+
+    clean = validate_results(frame)
+
+    assert list(clean["line"]) == [2, 4]

@@ -39,7 +39,10 @@ def test_invalid_file_is_refused_with_row_errors(organizer_api, registration):
 
     response = upload(organizer_api, results_csv(edit=break_rows), commit=True)
     assert response.status_code == 400
-    assert response.json()["errors"] == ["line 5: value 'n.a.x' is not a number"]
+    assert response.json()["errors"] == [
+        "line 5: value 'n.a.x' is not a number; expected a number such as 0.93, "
+        "or an empty cell for a missing result"
+    ]
     assert ResultsVersion.objects.count() == 0
 
 
