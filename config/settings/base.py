@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
+    "config.middleware.RegisteredDataMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
