@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from ..chain_heads import chain_heads_text
 from ..diffs import design_diff
 from ..exports import build_design_data_from_document, render_design_pdf
 from ..models import AmendmentStatus, Call, Registration
@@ -89,6 +90,12 @@ def public_list(request):
     return render(
         request, "registry/public_list.html", {"form": form, "entries": entries}
     )
+
+
+@require_GET
+def chain_heads_txt(request):
+    """Every registration's chain head as text, for anyone to keep a copy."""
+    return HttpResponse(chain_heads_text(), content_type="text/plain; charset=utf-8")
 
 
 def _registration(identifier: str) -> Registration:
