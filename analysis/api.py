@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import io
-
-import pandas as pd
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -18,6 +15,7 @@ from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser, loads_bounded
 from registry.models import Registration
+from registry.spreadsheet import csv_text
 
 from . import ingest, services
 from .models import AnalysisRun, ResultsVersion
@@ -206,10 +204,7 @@ class AnalysisTables(APIView):
             return Response(tables)
         if name not in tables:
             return Response({"table": [f"Choose one of {sorted(tables)}."]}, status=400)
-        rows = tables[name]
-        buffer = io.StringIO()
-        pd.DataFrame(rows).to_csv(buffer, index=False, lineterminator="\n")
-        response = HttpResponse(buffer.getvalue(), content_type="text/csv")
+        response = HttpResponse(csv_text(tables[name]), content_type="text/csv")
         response["Content-Disposition"] = (
             f'attachment; filename="analysis-{run.pk}-{name}.csv"'
         )
