@@ -117,9 +117,27 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 LOGIN_URL = "login"
-# Sign-in throttling (accounts/throttle.py): failures per username and address.
+# Sign-in throttling (accounts/throttle.py, docs/security.md): per username +
+# address (refused), per address (refused), per username (only slowed).
 SIGNIN_MAX_FAILURES = int(os.environ.get("SIGNIN_MAX_FAILURES", "5"))
 SIGNIN_LOCK_SECONDS = int(os.environ.get("SIGNIN_LOCK_SECONDS", "900"))
+SIGNIN_MAX_FAILURES_PER_ADDRESS = int(
+    os.environ.get("SIGNIN_MAX_FAILURES_PER_ADDRESS", "100")
+)
+SIGNIN_ADDRESS_WINDOW_SECONDS = int(
+    os.environ.get("SIGNIN_ADDRESS_WINDOW_SECONDS", "3600")
+)
+SIGNIN_USERNAME_SLOW_AFTER = int(os.environ.get("SIGNIN_USERNAME_SLOW_AFTER", "5"))
+SIGNIN_USERNAME_WINDOW_SECONDS = int(
+    os.environ.get("SIGNIN_USERNAME_WINDOW_SECONDS", "3600")
+)
+SIGNIN_MAX_DELAY_SECONDS = int(os.environ.get("SIGNIN_MAX_DELAY_SECONDS", "60"))
+SIGNIN_KNOWN_ADDRESS_SECONDS = int(
+    os.environ.get("SIGNIN_KNOWN_ADDRESS_SECONDS", str(30 * 24 * 3600))
+)
+# Reverse proxies whose X-Forwarded-For is believed (addresses or networks,
+# comma-separated). Empty: the client address is REMOTE_ADDR, the header ignored.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 LOGIN_REDIRECT_URL = "registry:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
