@@ -84,12 +84,28 @@ class ResultsUpload(APIView):
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(
-        parameters=[OpenApiParameter("commit", bool)],
+        parameters=[
+            OpenApiParameter("commit", bool),
+            OpenApiParameter(
+                "new_version",
+                bool,
+                description="Store a file identical to an earlier version anyway.",
+            ),
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                location=OpenApiParameter.HEADER,
+                description="A retry with the same key returns the version the "
+                "first request stored (200) instead of storing another.",
+            ),
+        ],
         request={"multipart/form-data": OpenApiTypes.OBJECT},
         responses={
             200: OpenApiTypes.OBJECT,
             201: OpenApiTypes.OBJECT,
             400: OpenApiTypes.OBJECT,
+            409: OpenApiTypes.OBJECT,
+            422: OpenApiTypes.OBJECT,
         },
     )
     def post(self, request: Request, identifier: str) -> Response:
@@ -117,22 +133,49 @@ class ResultsUpload(APIView):
         if request.query_params.get("commit", "").lower() not in ("1", "true", "yes"):
             design = services.latest_design(registration)
             return Response(ingest.preview_results(frame, design).to_dict())
-        results = ingest.commit_results(
-            registration=registration,
-            raw=raw,
-            original_name=upload.name,
-            actor=request.user,
-            teams=teams,
-        )
-        return Response(
+        try:
+            results = ingest.commit_results(
+                registration=registration,
+                raw=raw,
+                original_name=upload.name,
+                actor=request.user,
+                teams=teams,
+                idempotency_key=request.headers.get("Idempotency-Key", "").strip(),
+                new_version=_truthy(request, "new_version"),
+            )
+        except ingest.UploadError as exc:
+            refused = "The results file was refused; nothing was stored."
+            return Response({"detail": refused, "errors": exc.errors}, status=400)
+        except ingest.DuplicateResultsError as exc:
+            return Response(_duplicate_body(exc), status=status.HTTP_409_CONFLICT)
+        except ingest.IdempotencyKeyReusedError as exc:
+            return Response({"detail": str(exc), "version": exc.version.number}, 422)
+        response = Response(
             {
                 "id": results.pk,
                 "sha256": results.sha256,
                 "version": results.number,
                 "rows": results.row_count,
             },
-            status=status.HTTP_201_CREATED,
+            status=status.HTTP_200_OK if results.replayed else status.HTTP_201_CREATED,
         )
+        if results.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+def _truthy(request: Request, name: str) -> bool:
+    value = request.query_params.get(name, request.data.get(name, ""))
+    return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
+def _duplicate_body(exc: ingest.DuplicateResultsError) -> dict:
+    return {
+        "detail": str(exc),
+        "version": exc.version.number,
+        "id": exc.version.pk,
+        "sha256": exc.version.sha256,
+    }
 
 
 class AnalysisCreate(APIView):
