@@ -55,8 +55,12 @@ def get_task(request: Request, pk: int) -> Task:
     return task
 
 
-def conflict(message: str, **extra) -> Response:
-    return Response({"detail": message, **extra}, status=status.HTTP_409_CONFLICT)
+def conflict(reason: str | Exception, **extra) -> Response:
+    """409 with the reason; a TransitionError adds the current state and the
+    actions allowed in it."""
+    details = reason.details() if isinstance(reason, services.TransitionError) else {}
+    body = {"detail": str(reason), **details, **extra}
+    return Response(body, status=status.HTTP_409_CONFLICT)
 
 
 class ParameterList(APIView):
@@ -114,7 +118,7 @@ class ChallengeDetail(APIView):
         try:
             services.delete_draft(challenge=challenge, actor=request.user)
         except services.TransitionError as exc:
-            return conflict(str(exc))
+            return conflict(exc)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -225,7 +229,7 @@ class Submit(APIView):
             )
         except services.IncompleteError as exc:
             data = completeness_data(exc.completeness)
-            return conflict(str(exc), **data)
+            return conflict(exc, **data)
         except services.TransitionError as exc:
-            return conflict(str(exc))
+            return conflict(exc)
         return Response({"id": challenge.pk, "status": challenge.status})

@@ -111,7 +111,8 @@ def assign_reviewer(
     if challenge.status not in ASSIGNABLE_STATES:
         raise TransitionError(
             f"Reviewers can be assigned to submitted proposals or proposals under "
-            f"review; this one is {challenge.get_status_display().lower()}."
+            f"review; this one is {challenge.get_status_display().lower()}.",
+            state=challenge.status,
         )
     existing = challenge.assignments.filter(reviewer=reviewer).first()
     if existing is not None:
@@ -280,7 +281,8 @@ def submit_review(
     if challenge.status != ChallengeStatus.UNDER_REVIEW:
         raise TransitionError(
             f"The proposal is {challenge.get_status_display().lower()}, not under "
-            "review; reviews cannot be submitted now."
+            "review; reviews cannot be submitted now.",
+            state=challenge.status,
         )
     if assignment.reviews.filter(revision=challenge.revision).exists():
         raise ReviewConflictError(
@@ -313,7 +315,8 @@ def decide(*, challenge: Challenge, actor, decision: str, letter: str) -> Decisi
     if challenge.status != ChallengeStatus.UNDER_REVIEW:
         raise TransitionError(
             f"The proposal is {challenge.get_status_display().lower()}; a decision "
-            "needs a proposal under review."
+            "needs a proposal under review.",
+            state=challenge.status,
         )
     registry_services.set_challenge_state(
         challenge,
@@ -349,7 +352,8 @@ def resubmit_challenge(*, challenge: Challenge, actor, response: str) -> Challen
     if challenge.status != ChallengeStatus.REVISION_REQUESTED:
         raise TransitionError(
             f"The proposal is {challenge.get_status_display().lower()}; only a "
-            "proposal with a requested revision can be resubmitted."
+            "proposal with a requested revision can be resubmitted.",
+            state=challenge.status,
         )
     challenge = registry_services.resubmit_revision(
         challenge=challenge, actor=actor, response=response
