@@ -222,9 +222,25 @@ def _cell_text(value) -> str:
 
 def validated(frame: pd.DataFrame) -> pd.DataFrame:
     try:
-        return validate_results(frame)
+        clean = validate_results(frame)
     except ResultsError as exc:
         raise UploadError(exc.errors, total=exc.total) from None
+    _check_magnitudes(clean)
+    return clean
+
+
+def _check_magnitudes(frame: pd.DataFrame) -> None:
+    """Refuse values so large that sums and variances overflow (1e308 did)."""
+    limit = settings.MAX_RESULTS_ABS_VALUE
+    huge = frame[frame["value"].abs() > limit]
+    if len(huge):
+        raise UploadError(
+            [
+                f"line {line}: value {value:g} is beyond ±{limit:g} "
+                "(MAX_RESULTS_ABS_VALUE); rescale the metric."
+                for line, value in zip(huge["line"], huge["value"], strict=True)
+            ]
+        )
 
 
 def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:

@@ -170,6 +170,8 @@ MAX_XLSX_UNCOMPRESSED_BYTES = env_int("MAX_XLSX_UNCOMPRESSED_BYTES", 100 * 1024 
 MAX_RESULTS_ROWS = env_int("MAX_RESULTS_ROWS", 2_000_000)
 MAX_RESULTS_COLUMNS = env_int("MAX_RESULTS_COLUMNS", 100)
 MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
+# Metric values beyond ±this are refused: sums and variances of 1e308 overflow.
+MAX_RESULTS_ABS_VALUE = float(os.environ.get("MAX_RESULTS_ABS_VALUE", "1e100"))
 # Error lists returned to the uploader: the first N, then "… and M more".
 MAX_REPORTED_ERRORS = env_int("MAX_REPORTED_ERRORS", 100)
 # JSON bodies and imported documents: nesting depth and size.
