@@ -17,7 +17,7 @@ from config.json_input import BoundedJSONParser, loads_bounded
 from registry.models import Registration
 from registry.spreadsheet import csv_text
 
-from . import ingest, services
+from . import ingest, run_state, services
 from .models import AnalysisRun, ResultsVersion
 from .reports import descriptive_statistics, report_tables
 
@@ -75,6 +75,8 @@ def run_data(run: AnalysisRun) -> dict:
         "seed": run.seed,
         "engine_version": run.engine_version,
         "error": run.error or None,
+        "note": run.note or None,
+        "attempt": run.attempt,
         "created": run.created.isoformat(),
         "output": run.output,
     }
@@ -191,9 +193,29 @@ class AnalysisCreate(APIView):
             scheme=data.get("scheme"),
             schemes=data.get("schemes"),
         )
-        return Response(
-            {"id": run.pk, "status": run.status}, status=status.HTTP_202_ACCEPTED
-        )
+        run.refresh_from_db()  # the queue's answer is recorded after commit
+        return Response(_accepted(run), status=status.HTTP_202_ACCEPTED)
+
+
+def _accepted(run: AnalysisRun) -> dict:
+    body = {"id": run.pk, "status": run.status}
+    if run.note == run_state.QUEUE_DOWN_NOTE:
+        body["detail"] = "queued; it starts when the job queue is back"
+    return body
+
+
+class AnalysisRetry(APIView):
+    """Queue a failed run again (organizers and chairs); 409 unless failed."""
+
+    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        run = get_run(request, pk)
+        try:
+            run = services.retry_analysis(run=run, actor=request.user)
+        except services.NotRetryableError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        run.refresh_from_db()
+        return Response(_accepted(run), status=status.HTTP_202_ACCEPTED)
 
 
 class AnalysisDetail(APIView):

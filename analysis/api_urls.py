@@ -11,6 +11,9 @@ urlpatterns = [
     path("results/<int:pk>/analyses/", api.AnalysisCreate.as_view(), name="analyses"),
     path("analyses/<int:pk>/", api.AnalysisDetail.as_view(), name="analysis"),
     path(
+        "analyses/<int:pk>/retry/", api.AnalysisRetry.as_view(), name="analysis-retry"
+    ),
+    path(
         "analyses/<int:pk>/deviations/",
         api.AnalysisDeviations.as_view(),
         name="analysis-deviations",

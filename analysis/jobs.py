@@ -1,41 +1,71 @@
-"""Background jobs on an existing queue.
+"""Background jobs on an existing queue: one registry of job functions.
 
-With `CELERY_BROKER_URL` set, jobs go to Celery (Redis here); without it they
-run in a daemon thread of the web process, so the demo needs no services. Tests
-run them at once, inside the caller's transaction (`JOBS_SYNCHRONOUS`).
-Otherwise jobs start only after the transaction that created their row commits.
+A job function is registered with :func:`job` under a stable name and started
+with ``enqueue(function, *args)``; the queue carries only the name and the
+arguments. With `CELERY_BROKER_URL` set, jobs go to Celery (Redis here) by task
+*name*, so this module imports neither `tasks` nor the job modules (no import
+cycle); without a broker they run in a daemon thread of the web process, so the
+demo needs no services. Tests run them at once, inside the caller's transaction
+(`JOBS_SYNCHRONOUS`). Otherwise jobs start only after the transaction that
+created their row commits.
+
+A job that meets a passing problem (the database restarting) raises
+:class:`RetryLater`; every backend runs it again after the delay it names.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import threading
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
 logger = logging.getLogger(__name__)
 
+CELERY_TASK = "analysis.run_job"  # the one Celery task every job goes through
 
-def _resolve(path: str):
-    module, _, name = path.rpartition(".")
-    return getattr(importlib.import_module(module), name)
-
-
-def run_job(path: str, *args) -> None:
-    """Run the job function at dotted `path` (used by every backend)."""
-    _resolve(path)(*args)
+JobFunction = Callable[..., None]
+_REGISTRY: dict[str, JobFunction] = {}
 
 
-def _run_in_thread(path: str, *args) -> None:
+class RetryLater(Exception):  # noqa: N818 - an instruction, not an error
+    """Raised by a job to be run again, with the same arguments, after `delay` s."""
+
+    def __init__(self, delay: float, reason: str):
+        super().__init__(reason)
+        self.delay = delay
+
+
+def job(function: JobFunction) -> JobFunction:
+    """Register `function` as a job under ``module.name`` (its queue name)."""
+    name = f"{function.__module__}.{function.__qualname__}"
+    _REGISTRY[name] = function
+    function.job_name = name
+    return function
+
+
+def job_name(function: JobFunction) -> str:
+    name = getattr(function, "job_name", None)
+    if _REGISTRY.get(name) is not function:
+        raise ValueError(f"{function!r} is not a registered job (decorate with @job).")
+    return name
+
+
+def registered_jobs() -> dict[str, JobFunction]:
+    return dict(_REGISTRY)
+
+
+def run_job(name: str, *args) -> None:
+    """Run the registered job `name` (used by every backend)."""
     try:
-        close_old_connections()
-        run_job(path, *args)
-    except Exception:  # the job records its own failure; never kill the server
-        logger.exception("background job %s%r failed", path, args)
-    finally:
-        connection.close()
+        function = _REGISTRY[name]
+    except KeyError:
+        raise LookupError(
+            f"No job named {name!r}; known jobs: {sorted(_REGISTRY)}."
+        ) from None
+    function(*args)
 
 
 def uses_celery() -> bool:
@@ -46,20 +76,80 @@ def uses_celery() -> bool:
     )
 
 
-def enqueue(path: str, *args) -> None:
-    """Start `path(*args)` in the background once the current transaction commits."""
-    if getattr(settings, "JOBS_SYNCHRONOUS", False):
-        run_job(path, *args)  # tests: inside the caller's transaction, at once
-    elif settings.CELERY_BROKER_URL:
-        from .tasks import run_job_task
+def _celery_app():
+    from config.celery import app  # the app only; it imports no job module
 
-        transaction.on_commit(lambda: run_job_task.delay(path, *args))
-    else:
-        transaction.on_commit(
-            lambda: threading.Thread(
-                target=_run_in_thread,
-                args=(path, *args),
-                daemon=True,
-                name=f"job:{path}",
-            ).start()
+    return app
+
+
+def publish(name: str, *args, countdown: float | None = None) -> bool:
+    """Send one job message to the broker now; False when the broker is down
+    (logged; the watchdog sends it again later)."""
+    try:
+        _celery_app().send_task(
+            CELERY_TASK, args=(name, *args), countdown=countdown, retry=False
         )
+    except Exception:  # kombu/redis connection errors: the queue is down
+        logger.warning("job queue unreachable; %s%r waits for it", name, args)
+        return False
+    return True
+
+
+def publish_many(function: JobFunction, arg_lists: list[tuple]) -> None:
+    """Send one message per argument tuple (e.g. the chunks of a run), spread
+    over all workers, once the current transaction commits."""
+    name = job_name(function)
+    transaction.on_commit(lambda: [publish(name, *args) for args in arg_lists])
+
+
+def _run_in_thread(name: str, *args) -> None:
+    try:
+        close_old_connections()
+        run_job(name, *args)
+    except RetryLater as retry:
+        threading.Timer(retry.delay, _run_in_thread, args=(name, *args)).start()
+    except Exception:  # the job records its own failure; never kill the server
+        logger.exception("background job %s%r failed", name, args)
+    finally:
+        connection.close()
+
+
+def _start_thread(name: str, *args) -> None:
+    threading.Thread(
+        target=_run_in_thread, args=(name, *args), daemon=True, name=f"job:{name}"
+    ).start()
+
+
+def _run_now(name: str, args: tuple, retries_left: int = 10) -> None:
+    """Tests: at once, inside the caller's transaction (retries without delay)."""
+    try:
+        run_job(name, *args)
+    except RetryLater:
+        if retries_left <= 0:
+            raise
+        _run_now(name, args, retries_left - 1)
+
+
+def enqueue(
+    function: JobFunction, *args, on_sent: Callable[[bool], None] | None = None
+) -> None:
+    """Start ``function(*args)`` in the background once the current transaction
+    commits. ``on_sent(ok)`` learns whether the job reached its queue (False:
+    the broker is down; nothing is lost, the caller's row stays queued)."""
+    name = job_name(function)
+    if getattr(settings, "JOBS_SYNCHRONOUS", False):
+        if on_sent is not None:
+            on_sent(True)
+        _run_now(name, args)
+        return
+
+    def send() -> None:
+        if settings.CELERY_BROKER_URL:
+            ok = publish(name, *args)
+        else:
+            _start_thread(name, *args)
+            ok = True
+        if on_sent is not None:
+            on_sent(ok)
+
+    transaction.on_commit(send)

@@ -104,6 +104,21 @@ class AnalysisRun(models.Model):
         blank=True,
         help_text="When the merge of a chunked bootstrap was claimed (once).",
     )
+    attempt = models.PositiveSmallIntegerField(
+        default=0, help_text="How many times a worker claimed the run (retries reset)."
+    )
+    worker = models.CharField(
+        max_length=200, blank=True, help_text="host:pid of the job that claimed it."
+    )
+    enqueued = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When its job last reached the queue (empty: the queue was down).",
+    )
+    note = models.TextField(
+        blank=True,
+        help_text="Why a queued or running run waits or was resumed (not a failure).",
+    )
 
     class Meta:
         ordering = ["-created"]

@@ -7,14 +7,13 @@ import json
 import logging
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 import pandas as pd
-from celery import group as celery_group
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -26,6 +25,7 @@ from registry.models import Registration
 from registry.permissions import is_chair, is_organizer
 from registry.schemes import check_run_limits, parse_bounded_scheme
 
+from . import run_state
 from .chunking import (
     ChunkSpec,
     chunk_ranks,
@@ -39,7 +39,7 @@ from .chunking import (
 from .design import RegisteredDesign, design_from_canonical
 from .deviations import find_deviations
 from .ingest import validated
-from .jobs import enqueue, uses_celery
+from .jobs import RetryLater, enqueue, job, publish_many, uses_celery
 from .models import AnalysisChunk, AnalysisRun, AnalysisStatus, ResultsVersion
 from .run_report import render_run_report
 
@@ -132,11 +132,29 @@ def _seed_of(schemes: Mapping[str, dict[str, Any]]) -> int:
     return min(seeds) if seeds else random.SystemRandom().randrange(2**31)
 
 
+def _identical_pending_run(
+    results: ResultsVersion, by_task: Mapping[str, Any], exploratory: bool
+) -> AnalysisRun | None:
+    """A queued or running run of the same results and schemes (a double click
+    or a retried request returns it instead of starting a second)."""
+    pending = AnalysisRun.objects.filter(
+        results=results,
+        exploratory=exploratory,
+        status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING),
+    ).order_by("created")
+    return next((run for run in pending if run.scheme == by_task), None)
+
+
 @transaction.atomic
 def start_analysis(
     *, results: ResultsVersion, actor, scheme: Any = None, schemes: Any = None
 ) -> AnalysisRun:
-    """Queue the registered analysis, or an exploratory one when a scheme is given."""
+    """Queue the registered analysis, or an exploratory one when a scheme is given.
+
+    Identical to a queued or running run: that run is returned. When the job
+    queue is down the run stays queued with a note and the watchdog sends it
+    later (``run.note`` says so once the transaction has committed).
+    """
     if not can_see_results(actor, results.registration):
         raise PermissionDenied("You cannot analyse these results.")
     frame = results_frame(results)
@@ -149,6 +167,10 @@ def start_analysis(
     if not by_task:
         raise ValidationError({"scheme": "No task of the results is registered."})
     check_run_limits(by_task, frame)
+    ResultsVersion.objects.select_for_update().filter(pk=results.pk).first()
+    existing = _identical_pending_run(results, by_task, exploratory)
+    if existing is not None:
+        return existing
     run = AnalysisRun.objects.create(
         results=results,
         scheme=by_task,
@@ -157,8 +179,66 @@ def start_analysis(
         requested_by=actor,
         engine_version=ENGINE_VERSION,
     )
-    enqueue("analysis.services.execute_analysis", run.pk)
+    _enqueue_run(run.pk)
     return run
+
+
+def can_retry_analysis(user, run: AnalysisRun) -> bool:
+    challenge = run.results.registration.challenge
+    return user.is_authenticated and (
+        user.is_staff or is_organizer(user, challenge) or is_chair(user, challenge)
+    )
+
+
+class NotRetryableError(Exception):
+    """Only a failed run can be retried (the API answers 409)."""
+
+
+@transaction.atomic
+def retry_analysis(*, run: AnalysisRun, actor=None) -> AnalysisRun:
+    """Queue a failed run again from the start (finished bootstrap chunks are
+    kept: they are deterministic). ``actor`` None: an operator's command."""
+    if actor is not None and not can_retry_analysis(actor, run):
+        raise PermissionDenied("Only organizers and chairs retry an analysis.")
+    run = AnalysisRun.objects.select_for_update().get(pk=run.pk)
+    if run.status != AnalysisStatus.FAILED:
+        raise NotRetryableError(
+            f"Analysis {run.pk} is {run.get_status_display().lower()}; "
+            "only a failed analysis can be retried."
+        )
+    old_report = run.report.name
+    who = actor.get_username() if actor is not None else "an operator"
+    AnalysisRun.objects.filter(pk=run.pk).update(
+        status=AnalysisStatus.QUEUED,
+        attempt=0,
+        progress=0,
+        note=f"Retried by {who} after: {run.error}",
+        error="",
+        output=None,
+        deviations=[],
+        report="",
+        report_sha256="",
+        started=None,
+        heartbeat=None,
+        finished=None,
+        merge_started=None,
+        worker="",
+    )
+    transaction.on_commit(lambda: run_state.remove_file(run.report, old_report))
+    _enqueue_run(run.pk)
+    run.refresh_from_db()
+    return run
+
+
+def _enqueue_run(run_id: int) -> None:
+    def sent(ok: bool) -> None:
+        queued = AnalysisRun.objects.filter(pk=run_id, status=AnalysisStatus.QUEUED)
+        if ok:
+            queued.update(enqueued=timezone.now())
+        else:
+            queued.update(enqueued=None, note=run_state.QUEUE_DOWN_NOTE)
+
+    enqueue(execute_analysis, run_id, on_sent=sent)
 
 
 def compute_output(
@@ -201,69 +281,85 @@ def compute_output(
     return merged
 
 
-def _progress_recorder(run_id: int, *, start: int = 0):
-    """A callback storing the finished fraction as percent (fewer writes)."""
+def _progress_recorder(beat: run_state.Heartbeat, *, start: int = 0):
+    """A callback storing the finished fraction as percent (fewer writes); it
+    also stops the job when its run was lost or its wall time is spent."""
     last = [start]
 
     def progress(fraction: float) -> None:
+        beat.check()
         percent = min(99, int(fraction * 100))
         if percent - last[0] >= PROGRESS_STEP:
             last[0] = percent
-            AnalysisRun.objects.filter(pk=run_id).update(
-                progress=percent, heartbeat=timezone.now()
-            )
+            beat.beat(progress=percent)
 
     return progress
 
 
+def _guarded(claim: run_state.Claim, work) -> None:
+    """Run ``work(beat)`` for a claimed run: heartbeat while it works; a
+    database error puts the run back in the queue and retries with backoff;
+    any other failure marks it failed with a reason a person can act on."""
+    with run_state.Heartbeat(claim) as beat:
+        try:
+            work(beat)
+        except run_state.RunLost:
+            logger.info("analysis %s was taken over; this job stops", claim.run_id)
+        except run_state.DATABASE_ERRORS as exc:
+            logger.warning("analysis %s: database error %s", claim.run_id, exc)
+            delay = run_state.requeue_after_database_error(claim)
+            raise RetryLater(delay, str(exc)) from exc
+        except Exception as exc:
+            logger.exception("analysis %s failed", claim.run_id)
+            reason = run_state.failure_reason(exc, claim.run_id)
+            run_state.fail(claim.run_id, reason, attempt=claim.attempt)
+
+
+@job
 def execute_analysis(run_id: int) -> None:
     """The background job: run, store outputs and deviations, record progress.
 
-    A run whose bootstrap work reaches ``ANALYSIS_CHUNK_THRESHOLD`` is split
-    into chunks (:func:`run_chunk`), a Celery group when Celery is configured,
-    one after another in this process otherwise; the last chunk to finish
-    queues :func:`merge_chunks`, which finishes the run.
+    Claims a queued run, or a running one whose job is gone (a re-delivered
+    message after a lost worker). A run whose bootstrap work reaches
+    ``ANALYSIS_CHUNK_THRESHOLD`` is split into chunks (:func:`run_chunk`), sent
+    to all workers when Celery is configured, one after another in this process
+    otherwise; the last chunk to finish queues :func:`merge_chunks`, which
+    finishes the run.
     """
-    claimed = AnalysisRun.objects.filter(
-        pk=run_id, status=AnalysisStatus.QUEUED
-    ).update(
-        status=AnalysisStatus.RUNNING,
-        started=timezone.now(),
-        heartbeat=timezone.now(),
-        progress=0,
-        merge_started=None,
+    claim = run_state.claim(run_id)
+    if claim is None:
+        return  # finished, or another job holds it: jobs are idempotent
+    _guarded(claim, lambda beat: _analyse(claim, beat))
+
+
+def _analyse(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
+    run = AnalysisRun.objects.select_related("results__registration").get(
+        pk=claim.run_id
     )
-    if not claimed:
-        return  # already running or finished: jobs are idempotent
-    run = AnalysisRun.objects.select_related("results__registration").get(pk=run_id)
-    progress = _progress_recorder(run_id)
-    try:
-        frame = results_frame(run.results)
-        chunks = plan_chunks(
-            frame,
-            run.scheme,
-            seed=run.seed,
-            threshold=settings.ANALYSIS_CHUNK_THRESHOLD,
-            replicates=settings.ANALYSIS_CHUNK_REPLICATES,
-        )
-        if chunks:
-            _start_chunks(run_id, chunks)
-            return
-        output = compute_output(
-            frame,
-            run.scheme,
-            seed=run.seed,
-            progress=lambda f: progress(f * ANALYSIS_SHARE),
-        )
-    except (ValueError, ValidationError) as exc:
-        _fail(run_id, str(exc))
+    progress = _progress_recorder(beat)
+    frame = results_frame(run.results)
+    chunks = plan_chunks(
+        frame,
+        run.scheme,
+        seed=run.seed,
+        threshold=settings.ANALYSIS_CHUNK_THRESHOLD,
+        replicates=settings.ANALYSIS_CHUNK_REPLICATES,
+    )
+    if chunks:
+        _start_chunks(run.pk, chunks)
         return
-    _finish(run, frame, output)
+    output = compute_output(
+        frame,
+        run.scheme,
+        seed=run.seed,
+        progress=lambda f: progress(f * ANALYSIS_SHARE),
+    )
+    _finish(claim, beat, run, frame, output)
 
 
 def _start_chunks(run_id: int, chunks: list[ChunkSpec]) -> None:
     """Store the chunk rows (finished ones of an earlier attempt are kept) and
-    run the unfinished chunks: a Celery group, or here one after another."""
+    run the unfinished chunks: on all workers, or here one after another."""
     AnalysisChunk.objects.bulk_create(
         [
             AnalysisChunk(
@@ -285,10 +381,7 @@ def _start_chunks(run_id: int, chunks: list[ChunkSpec]) -> None:
     if not pending:
         _chunk_finished(run_id)  # a resumed run whose chunks were all done
     elif uses_celery():
-        from .tasks import run_chunk_task
-
-        signatures = [run_chunk_task.si(*args) for args in pending]
-        transaction.on_commit(lambda: celery_group(signatures).apply_async())
+        publish_many(run_chunk, pending)
     else:
         for args in pending:
             run_chunk(*args)
@@ -300,6 +393,7 @@ def _chunk_spec(chunk: AnalysisChunk) -> ChunkSpec:
     )
 
 
+@job
 def run_chunk(
     run_id: int, group: int, key: str, task: str, first_block: int, stop_block: int
 ) -> None:
@@ -321,17 +415,26 @@ def run_chunk(
         return
     run = chunk.run
     if chunk.finished is None and run.merge_started is None:
-        try:
-            ranks = chunk_ranks(
-                lambda: results_frame(run.results),
-                run.scheme,
-                _chunk_spec(chunk),
-                seed=run.seed,
-                cache_key=(run.pk, run.results.sha256, json.dumps(run.scheme)),
-            )
-        except (ValueError, ValidationError) as exc:
-            _fail(run_id, f"Bootstrap chunk {chunk} failed: {exc}")
-            return
+        claim = run_state.current_claim(run)
+        with run_state.Heartbeat(claim) as beat:
+            try:
+                beat.check()
+                ranks = chunk_ranks(
+                    lambda: results_frame(run.results),
+                    run.scheme,
+                    _chunk_spec(chunk),
+                    seed=run.seed,
+                    cache_key=(run.pk, run.results.sha256, json.dumps(run.scheme)),
+                )
+            except run_state.RunLost:
+                return
+            except run_state.DATABASE_ERRORS:
+                raise  # the task retries with backoff (idempotent)
+            except Exception as exc:
+                logger.exception("chunk %s failed", chunk)
+                reason = run_state.failure_reason(exc, run_id)
+                run_state.fail(run_id, f"Bootstrap chunk {chunk} failed: {reason}")
+                return
         AnalysisChunk.objects.filter(pk=chunk.pk, finished=None).update(
             ranks=ranks_to_bytes(ranks), finished=timezone.now()
         )
@@ -349,9 +452,10 @@ def _chunk_finished(run_id: int) -> None:
         heartbeat=timezone.now(),
     )
     if total and done == total:
-        enqueue("analysis.services.merge_chunks", run_id)
+        enqueue(merge_chunks, run_id)
 
 
+@job
 def merge_chunks(run_id: int) -> None:
     """Merge a run's chunks in block order and finish it (runs once: the merge
     is claimed by setting ``merge_started``; later calls return at once)."""
@@ -363,97 +467,154 @@ def merge_chunks(run_id: int) -> None:
     if not claimed:
         return
     run = AnalysisRun.objects.select_related("results__registration").get(pk=run_id)
+    claim = run_state.current_claim(run)
+    _guarded(claim, lambda beat: _merge(claim, beat, run))
+
+
+def _merge(claim: run_state.Claim, beat: run_state.Heartbeat, run) -> None:
     chunks = [
         (_chunk_spec(c), ranks_from_bytes(c.ranks))
-        for c in AnalysisChunk.objects.filter(run_id=run_id)
+        for c in AnalysisChunk.objects.filter(run_id=run.pk)
     ]
-    progress = _progress_recorder(run_id, start=run.progress)
+    progress = _progress_recorder(beat, start=run.progress)
     share = 0.9 * ANALYSIS_SHARE
-    try:
-        frame = results_frame(run.results)
-        output = compute_output(
-            frame,
-            run.scheme,
-            seed=run.seed,
-            progress=lambda f: progress(share + f * (ANALYSIS_SHARE - share)),
-            bootstrap_ranks=merged_ranks(chunks),
-        )
-    except (ValueError, ValidationError) as exc:
-        _fail(run_id, str(exc))
-        return
-    _finish(run, frame, output)
-    AnalysisChunk.objects.filter(run_id=run_id).update(ranks=None)
+    frame = results_frame(run.results)
+    output = compute_output(
+        frame,
+        run.scheme,
+        seed=run.seed,
+        progress=lambda f: progress(share + f * (ANALYSIS_SHARE - share)),
+        bootstrap_ranks=merged_ranks(chunks),
+    )
+    if _finish(claim, beat, run, frame, output):
+        AnalysisChunk.objects.filter(run_id=run.pk).update(ranks=None)
 
 
-def _finish(run: AnalysisRun, frame: pd.DataFrame, output: dict[str, Any]) -> None:
-    """Deviations, stored output and the report: the run is done."""
-    run_id = run.pk
-    try:
-        design = registered_design(run.results)
-        deviations = find_deviations(
-            design=design,
-            executed=run.scheme,
-            frame=frame,
-            output=output,
-            team_affiliations=run.results.teams,
-        )
-    except (ValueError, ValidationError) as exc:
-        _fail(run_id, str(exc))
-        return
-    AnalysisRun.objects.filter(pk=run_id).update(
+def _finish(
+    claim: run_state.Claim,
+    beat: run_state.Heartbeat,
+    run: AnalysisRun,
+    frame: pd.DataFrame,
+    output: dict[str, Any],
+) -> bool:
+    """Deviations, stored output and the report: the run is done (False when
+    the run was no longer this claim's)."""
+    design = registered_design(run.results)
+    deviations = find_deviations(
+        design=design,
+        executed=run.scheme,
+        frame=frame,
+        output=output,
+        team_affiliations=run.results.teams,
+    )
+    beat.check()
+    claim.runs().update(
         output=output,
         deviations=[d.to_dict() for d in deviations],
         progress=int(100 * ANALYSIS_SHARE),
+        heartbeat=timezone.now(),
     )
     run.refresh_from_db()
     try:
         pdf = render_run_report(
             run, frame=frame, design=design, figures=settings.ANALYSIS_REPORT_FIGURES
         )
+    except (OSError, MemoryError, *run_state.DATABASE_ERRORS):
+        raise
     except Exception as exc:  # the report must not hide the stored numbers
-        logger.exception("report of analysis %s failed", run_id)
-        _fail(run_id, f"The analysis finished but its report failed: {exc}")
-        return
-    run.report.save(f"analysis-{run_id}.pdf", ContentFile(pdf), save=False)
-    AnalysisRun.objects.filter(pk=run_id).update(
-        report=run.report.name,
-        report_sha256=sha256_hex(pdf),
-        status=AnalysisStatus.DONE,
-        progress=100,
-        finished=timezone.now(),
-    )
+        logger.exception("report of analysis %s failed", run.pk)
+        reason = run_state.failure_reason(exc, run.pk)
+        raise ReportError(
+            f"The analysis finished but its report failed: {reason}"
+        ) from exc
+    beat.check()
+    name = run_state.store_file(run.report, f"analysis-{run.pk}.pdf", pdf)
+    try:
+        done = claim.runs().update(
+            report=name,
+            report_sha256=sha256_hex(pdf),
+            status=AnalysisStatus.DONE,
+            progress=100,
+            finished=timezone.now(),
+            heartbeat=timezone.now(),
+        )
+    except BaseException:
+        run_state.remove_file(run.report, name)
+        raise
+    if not done:
+        run_state.remove_file(run.report, name)
+    return bool(done)
 
 
-def _fail(run_id: int, message: str) -> None:
-    AnalysisRun.objects.filter(pk=run_id).update(
-        status=AnalysisStatus.FAILED, error=message, finished=timezone.now()
-    )
+class ReportError(ValueError):
+    """The numbers are stored; drawing their report failed."""
 
 
-def resume_analyses(*, stale_after: timedelta) -> tuple[list[int], list[int]]:
-    """Re-enqueue queued runs and requeue running ones silent for `stale_after`.
+def resume_analyses(*, stale_after: timedelta | None = None) -> WatchdogReport:
+    """The watchdog (every minute): fail runs over their wall time, put running
+    runs whose job is gone back in the queue, and send every queued run whose
+    message never reached the queue or may have been lost.
 
-    For a restarted web process (in-process jobs die with it) or a lost worker;
-    `execute_analysis` claims a run once, so enqueuing twice is harmless. A
+    ``execute_analysis`` claims a run once, so sending it twice is harmless. A
     chunked run keeps its finished chunks; only the others run again.
-    Returns (ids requeued from running, ids enqueued).
     """
-    cutoff = timezone.now() - stale_after
+    now = timezone.now()
+    stale_after = stale_after or timedelta(seconds=settings.JOBS_STALE_SECONDS)
+    wall = timedelta(seconds=settings.ANALYSIS_WALL_TIME_SECONDS)
+    report = WatchdogReport()
     with transaction.atomic():
-        stale = list(
-            AnalysisRun.objects.select_for_update()
-            .filter(status=AnalysisStatus.RUNNING)
-            .filter(Q(heartbeat__lt=cutoff) | Q(heartbeat=None, started__lt=cutoff))
-            .values_list("pk", flat=True)
+        running = AnalysisRun.objects.select_for_update().filter(
+            status=AnalysisStatus.RUNNING
         )
-        AnalysisRun.objects.filter(pk__in=stale).update(
-            status=AnalysisStatus.QUEUED, progress=0, heartbeat=None, merge_started=None
-        )
-        queued = list(
+        for run in running:
+            if run.started and now - run.started > wall:
+                limit = settings.ANALYSIS_WALL_TIME_SECONDS
+                run_state.fail(run.pk, str(run_state.WallTimeExceeded(limit)))
+                report.failed.append(run.pk)
+            elif _silent(run, now, stale_after):
+                if run.attempt >= run_state.max_attempts():
+                    run_state.fail(run.pk, run_state.give_up_message(run))
+                    report.failed.append(run.pk)
+                    continue
+                AnalysisRun.objects.filter(pk=run.pk).update(
+                    status=AnalysisStatus.QUEUED,
+                    heartbeat=None,
+                    merge_started=None,
+                    enqueued=None,
+                    note=(
+                        f"The worker running it stopped at {run.progress} % (no "
+                        f"sign of life for {stale_after.total_seconds():.0f} s); "
+                        "queued again."
+                    ),
+                )
+                report.stale.append(run.pk)
+        resend_before = now - _requeue_after(stale_after)
+        queued = (
             AnalysisRun.objects.filter(status=AnalysisStatus.QUEUED)
+            .filter(Q(enqueued=None) | Q(enqueued__lt=resend_before))
             .order_by("created")
             .values_list("pk", flat=True)
         )
         for run_id in queued:
-            enqueue("analysis.services.execute_analysis", run_id)
-    return stale, queued
+            _enqueue_run(run_id)
+            report.queued.append(run_id)
+    return report
+
+
+def _silent(run: AnalysisRun, now, stale_after: timedelta) -> bool:
+    return run.heartbeat is None or run.heartbeat < now - stale_after
+
+
+def _requeue_after(stale_after: timedelta) -> timedelta:
+    """A queued run's message may be lost after the broker's visibility timeout
+    (Celery); in-process jobs start at once, so after the stale limit."""
+    if uses_celery():
+        return timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT)
+    return stale_after
+
+
+@dataclass
+class WatchdogReport:
+    stale: list[int] = field(default_factory=list)
+    queued: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)

@@ -1,37 +1,38 @@
-"""Celery entry points: every background job goes through `analysis.run_job`;
-the chunks of a large analysis's bootstrap through `analysis.run_chunk`."""
+"""Celery entry points: every background job goes through `analysis.run_job`
+(the job's registered name and its arguments; see `analysis.jobs`)."""
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError, close_old_connections
 
-from .jobs import run_job
+from . import services  # noqa: F401 - registers the analysis jobs
+from .jobs import RetryLater, run_job
+
+# A database that is restarting or a broker hiccup: try again with backoff.
+TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
 
 
 @shared_task(
     name="analysis.run_job",
+    bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(ConnectionError,),
-    retry_backoff=True,
-    max_retries=3,
+    autoretry_for=TRANSIENT,
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=8,
 )
-def run_job_task(path: str, *args) -> None:
-    run_job(path, *args)
+def run_job_task(self, name: str, *args) -> None:
+    try:
+        run_job(name, *args)
+    except RetryLater as retry:
+        close_old_connections()
+        raise self.retry(countdown=retry.delay, max_retries=None) from None
+    except TRANSIENT:
+        close_old_connections()  # the next attempt opens a fresh connection
+        raise
 
 
-@shared_task(
-    name="analysis.run_chunk",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(ConnectionError,),
-    retry_backoff=True,
-    max_retries=3,
-)
-def run_chunk_task(
-    run_id: int, group: int, key: str, task: str, first_block: int, stop_block: int
-) -> None:
-    """One chunk of a run's bootstrap; the payload names it, the worker loads
-    the results from the database. Idempotent (a redelivered chunk is skipped
-    or recomputes the same numbers)."""
-    from .services import run_chunk
-
-    run_chunk(run_id, group, key, task, first_block, stop_block)
+@shared_task(name="analysis.run_chunk", acks_late=True, reject_on_worker_lost=True)
+def run_chunk_task(*args) -> None:
+    """Messages queued before jobs went through `analysis.run_job`."""
+    run_job("analysis.services.run_chunk", *args)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("results/versions/<int:pk>/analyses/", views.start_run, name="start"),
     path(run, views.analysis_page, name="run"),
     path(f"{run}body/", views.analysis_body, name="run-body"),
+    path(f"{run}retry/", views.retry_run, name="retry"),
     path(f"{run}output.json", views.analysis_output, name="output"),
     path(f"{run}plots/<slug:kind>.png", views.analysis_plot, name="plot"),
 ]

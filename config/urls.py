@@ -4,6 +4,8 @@ from drf_spectacular.views import SpectacularAPIView
 
 from registry import views as registry_views
 
+from . import health
+
 # One "api" namespace for every app's v1 endpoints.
 api_v1 = [
     path("", include("registry.api_urls")),
@@ -12,6 +14,8 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("health/", health.health, name="health"),
+    path("ready/", health.ready, name="ready"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include((api_v1, "api"), namespace="api")),

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser
 
-from .api import get_challenge
+from .access import get_challenge
 from .exports import (
     MAX_IMPORT_BYTES,
     ImportRefusedError,

@@ -10,6 +10,10 @@ added, or any challenge row is saved, so such a change shows at once in every
 web process, even with the per-process memory cache. ``TIMEOUT`` bounds
 staleness for edits the generation does not see (e.g. a call renamed in the
 admin).
+
+The cache is an optimisation, never a dependency: when it fails (Redis down)
+pages are rendered as if nothing were cached; the error is counted for
+``/ready/`` and logged at most once a minute (``config.health.cache_failed``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
+
+from config.health import cache_failed
 
 TIMEOUT = 60  # seconds
 _HEADERS = ("Content-Type", "Vary", "Allow", "Content-Language")
@@ -65,6 +71,21 @@ def _cacheable(request: HttpRequest, response: HttpResponse) -> bool:
     )
 
 
+def _cached(key: str):
+    try:
+        return cache.get(key)
+    except Exception as exc:  # any backend error: serve uncached
+        cache_failed(exc, "page cache read")
+        return None
+
+
+def _store(key: str, value) -> None:
+    try:
+        cache.set(key, value, TIMEOUT)
+    except Exception as exc:
+        cache_failed(exc, "page cache write")
+
+
 def cache_public_get(view: Callable) -> Callable:
     """Serve anonymous GETs of ``view`` from the cache (see module docstring)."""
 
@@ -80,7 +101,7 @@ def cache_public_get(view: Callable) -> Callable:
         ):
             return view(request, *args, **kwargs)
         key = _key(request)
-        stored = cache.get(key)
+        stored = _cached(key)
         if stored is not None:
             status, headers, content = stored
             response = HttpResponse(content, status=status)
@@ -92,7 +113,7 @@ def cache_public_get(view: Callable) -> Callable:
             response = response.render()
         if _cacheable(request, response):
             headers = {h: response[h] for h in _HEADERS if response.has_header(h)}
-            cache.set(key, (response.status_code, headers, response.content), TIMEOUT)
+            _store(key, (response.status_code, headers, response.content))
         return response
 
     return wrapper

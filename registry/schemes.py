@@ -2,8 +2,9 @@
 
 The registry stores each task's scheme in the contract format
 (`shared/reference/ranking-scheme.md`), normalised by the engine, and derives
-the prose of parameters 46, 48, 49 and 50 from it, so prose and executable
-scheme cannot disagree.
+the prose of the rank computation method, missing data handling, uncertainty
+handling and statistical tests from it, so prose and executable scheme cannot
+disagree.
 """
 
 from __future__ import annotations
@@ -18,16 +19,22 @@ from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
 from ranking.scheme import Scheme
 
 from .models import Answer, Task
+from .parameters import Role
 from .services import require_edit, store_answer
 
-METRICS_PARAMETER = 44
-# Parameter number → key of `describe_scheme`.
-PROSE_FROM_SCHEME = {46: "ranking", 48: "missing", 49: "uncertainty", 50: "tests"}
+# Parameter number → key of `describe_scheme`: the prose a scheme writes.
+PROSE_FROM_SCHEME = {
+    Role.RANKING_METHOD.number: "ranking",
+    Role.MISSING_DATA.number: "missing",
+    Role.UNCERTAINTY.number: "uncertainty",
+    Role.STATISTICAL_TESTS.number: "tests",
+}
+METRICS = Role.METRICS.parameter
 
 
 def registered_metrics(task: Task) -> dict[str, dict[str, Any]]:
-    """The task's metrics from parameter 44, by name ({} when unanswered)."""
-    answer = Answer.objects.filter(task=task, number=METRICS_PARAMETER).first()
+    """The task's registered metrics, by name ({} when unanswered)."""
+    answer = Answer.objects.filter(task=task, number=METRICS.number).first()
     if answer is None or not answer.value:
         return {}
     return {m["name"]: m for m in answer.value["metrics"]}
@@ -104,7 +111,7 @@ def clean_task_scheme(task: Task, data: Any) -> dict[str, Any]:
             raise ValidationError(
                 {
                     "scheme": f"scheme.metric: {name!r} is not among the task's "
-                    f"metrics (parameter 44: {sorted(metrics)})."
+                    f"metrics (parameter {METRICS.number}: {sorted(metrics)})."
                 }
             )
         if metrics[name]["higher_is_better"] != scheme.higher_is_better[name]:
@@ -112,7 +119,7 @@ def clean_task_scheme(task: Task, data: Any) -> dict[str, Any]:
                 {
                     "scheme": f"scheme.higher_is_better: {name} is registered as "
                     f"{'higher' if metrics[name]['higher_is_better'] else 'lower'} is "
-                    "better in parameter 44."
+                    f"better in parameter {METRICS.number}."
                 }
             )
     return scheme_to_dict(scheme)
@@ -144,7 +151,7 @@ def write_scheme_prose(task: Task, *, actor) -> None:
 def set_scheme_for_all_tasks(*, challenge, scheme: Any, actor) -> list[Task]:
     """The same scheme for every task of `challenge`: all of them or none.
 
-    Each task validates it against its own parameter 44; a refusal names the
+    Each task validates it against its own registered metrics; a refusal names the
     task (``tasks.<name>.scheme``) and rolls back every task.
     """
     tasks = list(challenge.tasks.all())

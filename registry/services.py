@@ -18,12 +18,12 @@ from django.db.models import F, Max
 from .completeness import Completeness
 from .enums import ACTIONS_BY_STATUS, ALLOWED_TRANSITIONS, ChallengeStatus
 from .models import Answer, Call, Challenge, StatusChange, Task
-from .parameters import get_parameter
+from .parameters import Role, get_parameter
 from .permissions import can_edit_challenge, can_manage_organizers, is_organizer
 from .planning import PLANNING_QUESTIONS
 from .selectors import completeness_of
 
-NAME_PARAMETER = 1
+NAME_PARAMETER = Role.CHALLENGE_NAME.number
 NAME_LIMIT = Challenge._meta.get_field("name").max_length
 
 
@@ -240,7 +240,10 @@ def store_answer(
     )
     if number == NAME_PARAMETER and len(cleaned) > NAME_LIMIT:
         raise ValidationError(
-            {"value": f"Parameter 1 (Challenge name): at most {NAME_LIMIT} characters."}
+            {
+                "value": f"Parameter {NAME_PARAMETER} (Challenge name): "
+                f"at most {NAME_LIMIT} characters."
+            }
         )
     answer, _ = Answer.objects.update_or_create(
         challenge=challenge,

@@ -6,4 +6,10 @@ class ReviewsConfig(AppConfig):
     verbose_name = "Reviews"
 
     def ready(self) -> None:
+        from registry.permissions import add_reader_rule
+
+        from .permissions import ASSIGNED_REVIEWERS_READ
+
+        add_reader_rule(ASSIGNED_REVIEWERS_READ)
+
         from . import signals  # noqa: F401 (connects the receivers)

@@ -2,7 +2,7 @@
 
 A reviewer's institutions are `Profile.institution` plus every institution they
 declared a conflict with; the organizers' institutions are the owner's and
-co-organizers' profile institutions plus those named in parameter 3
+co-organizers' profile institutions plus the organizing institutions answered
 (`{"institutions": [...]}`). Names compare after normalisation: case, accents,
 punctuation and spacing are ignored and common abbreviations are spelt out
 ("Univ. of Zürich" == "University of Zurich"). A reviewer whose e-mail domain
@@ -19,11 +19,12 @@ import unicodedata
 from django.conf import settings
 
 from registry.models import Challenge
+from registry.parameters import Role
 from registry.permissions import is_organizer
 
 from .models import ConflictDeclaration
 
-INSTITUTIONS_PARAMETER = 3
+INSTITUTIONS_PARAMETER = Role.ORGANIZING_INSTITUTIONS.number
 
 
 # Abbreviation → the word it stands for (compared after normalisation).

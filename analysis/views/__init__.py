@@ -8,7 +8,13 @@ from .results import (
     start_run,
     upload_results,
 )
-from .runs import analysis_body, analysis_output, analysis_page, analysis_plot
+from .runs import (
+    analysis_body,
+    analysis_output,
+    analysis_page,
+    analysis_plot,
+    retry_run,
+)
 
 __all__ = [
     "analysis_body",
@@ -19,6 +25,7 @@ __all__ = [
     "commit_upload",
     "preview_upload",
     "results_page",
+    "retry_run",
     "start_run",
     "upload_results",
 ]

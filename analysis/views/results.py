@@ -253,4 +253,7 @@ def start_run(request, pk: int):
         return _render_results_page(
             request, registration, exploratory=(results.pk, form), status=400
         )
+    run.refresh_from_db()  # the queue's answer is recorded after commit
+    if run.note:
+        messages.warning(request, run.note)
     return redirect("analysis:run", run.pk)

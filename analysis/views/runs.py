@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from .. import plots, services
 from ..models import AnalysisStatus
@@ -26,10 +28,12 @@ TABLES = ("rankings", "consensus", "descriptive_statistics")
 PLOT_DPI = 110
 
 
-def _body_context(run) -> dict:
+def _body_context(run, user) -> dict:
     has_output = run.output is not None
     return {
         "run": run,
+        "can_retry": run.status == AnalysisStatus.FAILED
+        and services.can_retry_analysis(user, run),
         "deviations": sorted_deviations(run.deviations or []),
         "sections": ranking_sections(run.pk, run.output) if has_output else [],
         "tables": [
@@ -49,7 +53,7 @@ def analysis_page(request, pk: int):
         "registration": run.results.registration,
         "finished": run.status in FINISHED,
         "crumb": f"Analysis {run.pk}",
-        **_body_context(run),
+        **_body_context(run, request.user),
     }
     return render(request, "analysis/run.html", context)
 
@@ -59,7 +63,23 @@ def analysis_page(request, pk: int):
 def analysis_body(request, pk: int):
     """The page's result part alone; the progress script loads it when done."""
     run = visible_run(request, pk)
-    return render(request, "analysis/_run_body.html", _body_context(run))
+    return render(request, "analysis/_run_body.html", _body_context(run, request.user))
+
+
+@login_required
+@require_POST
+def retry_run(request, pk: int):
+    """Queue a failed run again (organizers and chairs)."""
+    run = visible_run(request, pk)
+    try:
+        services.retry_analysis(run=run, actor=request.user)
+    except PermissionDenied:
+        raise
+    except services.NotRetryableError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Analysis {run.pk} is queued again.")
+    return redirect("analysis:run", run.pk)
 
 
 @login_required

@@ -100,6 +100,9 @@ CACHES = {
         {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["CACHE_URL"],
+            # A stopped or hung Redis costs a request at most a second, then
+            # the site serves without its cache (registry/page_cache.py).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
         if os.environ.get("CACHE_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
@@ -227,12 +230,28 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long jobs: a worker holds one at a time
-# Unacknowledged jobs (worker lost) go back to the queue after this many seconds.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "7200"))
-}
-# A run claimed but silent for this long is taken to be lost (`resume_jobs`).
-JOBS_STALE_MINUTES = int(os.environ.get("JOBS_STALE_MINUTES", "30"))
+# Run lifecycle (analysis/run_state.py, docs/operations.md): a running job
+# beats every JOBS_HEARTBEAT_SECONDS; a run silent for JOBS_STALE_SECONDS is
+# taken to be lost and claimed again (a re-delivered job, or the watchdog
+# `resume_jobs`, every minute). A database error is retried after
+# JOBS_RETRY_SECONDS, doubling; after JOBS_MAX_ATTEMPTS claims the run fails.
+JOBS_HEARTBEAT_SECONDS = float(os.environ.get("JOBS_HEARTBEAT_SECONDS", "5"))
+JOBS_STALE_SECONDS = int(os.environ.get("JOBS_STALE_SECONDS", "60"))
+JOBS_RETRY_SECONDS = int(os.environ.get("JOBS_RETRY_SECONDS", "30"))
+JOBS_MAX_ATTEMPTS = int(os.environ.get("JOBS_MAX_ATTEMPTS", "5"))
+# A run still running this long after it started is failed (issue 12).
+ANALYSIS_WALL_TIME_SECONDS = int(os.environ.get("ANALYSIS_WALL_TIME_SECONDS", "14400"))
+# Unacknowledged jobs go back to the queue after this many seconds: longer than
+# any run may take (the wall time), so a live job is never delivered twice; a
+# lost worker's run is resumed by its heartbeat long before.
+CELERY_VISIBILITY_TIMEOUT = int(
+    os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(ANALYSIS_WALL_TIME_SECONDS + 600))
+)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+# Sending a job fails fast when the broker is down (the run stays queued).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for the broker
 # The queue jobs (and the chunks a worker fans out) are sent to.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # An analysis whose bootstrap work (replicates x cases x algorithms, summed over

@@ -6,7 +6,7 @@ Document (schema ``challenge-registry/proposal``, version 1)::
       "schema": "challenge-registry/proposal",
       "schema_version": 1,
       "call": "miccai-2027",                 # slug of the call
-      "name": "Decathlon",                    # informational, mirrors parameter 1
+      "name": "Decathlon",                    # informational, mirrors the name answer
       "status": "accepted",                   # informational, never imported
       "planning": {"duration": "full day"},  # the call's planning answers
       "answers": [                            # challenge level, ordered by number
@@ -43,7 +43,7 @@ from ranking import scheme_to_dict
 from .. import services
 from ..canonical import canonical_json_bytes
 from ..models import Answer, Call, Challenge
-from ..parameters import Parameter, get_parameter
+from ..parameters import Parameter, Role, get_parameter
 from ..schemes import clean_task_scheme, parse_bounded_scheme
 
 SCHEMA = "challenge-registry/proposal"
@@ -392,7 +392,8 @@ def validate_document(data: Any, *, call: Call | None = None) -> dict[str, Any]:
         name = data.get("name")
         if not isinstance(name, str) or not name.strip():
             check.error(
-                "name: give the challenge a name (answer parameter 1 Challenge name)."
+                "name: give the challenge a name (answer parameter "
+                f"{Role.CHALLENGE_NAME.number} Challenge name)."
             )
         elif len(name.strip()) > CHALLENGE_NAME_LIMIT:
             check.error(f"name: at most {CHALLENGE_NAME_LIMIT} characters.")

@@ -9,6 +9,7 @@
   const label = document.getElementById("progress-label");
   const statusBox = document.getElementById("run-status");
   const body = document.getElementById("analysis-body");
+  const note = document.getElementById("run-note");
   const interval = Number(box.dataset.interval) || 1000;
   const FINISHED = ["done", "failed"];
   const NAMES = { queued: "Queued", running: "Running", done: "Done", failed: "Failed" };
@@ -54,6 +55,7 @@
       .then(function (run) {
         showProgress(run.status === "done" ? 100 : run.progress);
         showStatus(run.status);
+        if (note) note.textContent = FINISHED.indexOf(run.status) >= 0 ? "" : run.note || "";
         if (FINISHED.indexOf(run.status) >= 0) return loadBody();
         window.setTimeout(poll, interval);
       })

@@ -1,8 +1,10 @@
-"""Re-enqueue analysis runs that a restart or a lost worker left behind.
+"""The jobs watchdog: run it every minute (compose's `jobs-watchdog`) and when
+the web process starts.
 
-Run it from the web container's start script and from cron (every few
-minutes): queued runs are enqueued again, running runs with no sign of life
-for `--stale-minutes` (default JOBS_STALE_MINUTES) are put back in the queue.
+Runs over their wall-time limit are failed; running runs with no sign of life
+for `--stale-seconds` (default JOBS_STALE_SECONDS) are put back in the queue;
+queued runs whose job never reached the queue (the broker was down) or may
+have been lost are sent again. `--retry RUN` queues a failed run again.
 """
 
 from datetime import timedelta
@@ -10,25 +12,54 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from analysis.services import resume_analyses
+from analysis.models import AnalysisRun
+from analysis.services import NotRetryableError, resume_analyses, retry_analysis
 
 
 class Command(BaseCommand):
-    help = "Re-enqueue queued analysis runs and requeue stale running ones."
+    help = "Resume lost analysis runs and send queued ones; --retry RUN retries one."
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--stale-minutes",
+            "--stale-seconds",
             type=int,
-            default=settings.JOBS_STALE_MINUTES,
-            help="A running job silent for this long is taken to be lost.",
+            default=None,
+            help="A running job silent for this long is taken to be lost "
+            f"(default JOBS_STALE_SECONDS, {settings.JOBS_STALE_SECONDS}).",
+        )
+        parser.add_argument(
+            "--stale-minutes", type=int, default=None, help="The same, in minutes."
+        )
+        parser.add_argument(
+            "--retry",
+            type=int,
+            metavar="RUN",
+            help="Queue the failed analysis run RUN again (then exit).",
         )
 
-    def handle(self, *args, stale_minutes: int, **options):
-        if stale_minutes < 1:
-            raise CommandError("--stale-minutes must be at least 1.")
-        stale, queued = resume_analyses(stale_after=timedelta(minutes=stale_minutes))
-        self.stdout.write(
-            f"{len(stale)} stale running run(s) requeued {stale}; "
-            f"{len(queued)} queued run(s) enqueued {queued}."
+    def handle(self, *args, stale_seconds, stale_minutes, retry, **options):
+        if retry is not None:
+            return self._retry(retry)
+        seconds = stale_seconds if stale_seconds is not None else None
+        if stale_minutes is not None:
+            seconds = stale_minutes * 60
+        if seconds is not None and seconds < 1:
+            raise CommandError("The stale limit must be at least 1 second.")
+        report = resume_analyses(
+            stale_after=timedelta(seconds=seconds) if seconds else None
         )
+        self.stdout.write(
+            f"{len(report.stale)} stale running run(s) requeued {report.stale}; "
+            f"{len(report.queued)} queued run(s) enqueued {report.queued}; "
+            f"{len(report.failed)} run(s) failed {report.failed}."
+        )
+
+    def _retry(self, run_id: int) -> None:
+        run = AnalysisRun.objects.filter(pk=run_id).first()
+        if run is None:
+            raise CommandError(f"There is no analysis run {run_id}.")
+        try:
+            retry_analysis(run=run)
+        except NotRetryableError as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(f"Analysis run {run_id} queued again.")

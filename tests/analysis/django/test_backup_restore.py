@@ -3,9 +3,11 @@ registrations' hash chains still verify (append-only rows load as inserts)."""
 
 import io
 import json
+import shutil
+from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from analysis.models import ResultsVersion
 from audit.models import AuditEvent
@@ -63,3 +65,62 @@ def test_backup_restore_round_trip_keeps_registrations_verifiable(
         "events": AuditEvent.objects.count(),
     }
     assert after == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_backup_and_restore_commands_bring_back_a_working_site(
+    registration, results, chair, settings, tmp_path
+):
+    from analysis.backups import file_sha256
+    from analysis.models import AnalysisRun
+    from analysis.services import start_analysis
+    from tests.analysis.django.conftest import EXPLORATORY_SCHEME
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    run = start_analysis(results=results, actor=chair, scheme=EXPLORATORY_SCHEME)
+    run.refresh_from_db()
+    assert run.report
+    assert run.status == "done"
+    before = {
+        "runs": list(AnalysisRun.objects.values_list("pk", "created", "report_sha256")),
+        "versions": list(
+            RegistrationVersion.objects.values_list("pk", "created", "sha256")
+        ),
+    }
+    directory = tmp_path / "backup"
+    call_command("backup", str(directory), stdout=io.StringIO())
+    manifest = json.loads((directory / "manifest.json").read_text())
+    assert manifest["media"] == {run.report.name: run.report_sha256}
+
+    call_command("flush", "--noinput", verbosity=0)  # a fresh database …
+    shutil.rmtree(settings.MEDIA_ROOT)  # … and empty media
+    out = io.StringIO()
+    call_command("restore", str(directory), stdout=out)
+
+    assert "OK: 1 registrations, 1 versions verified." in out.getvalue()
+    assert "1 report file(s) match their SHA-256." in out.getvalue()
+    after = {
+        "runs": list(AnalysisRun.objects.values_list("pk", "created", "report_sha256")),
+        "versions": list(
+            RegistrationVersion.objects.values_list("pk", "created", "sha256")
+        ),
+    }
+    assert after == before  # to the microsecond
+    restored = AnalysisRun.objects.get(pk=run.pk)
+    assert file_sha256(Path(restored.report.path)) == run.report_sha256
+
+
+@pytest.mark.django_db
+def test_restore_refuses_a_damaged_backup_and_changes_nothing(
+    registration, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    directory = tmp_path / "backup"
+    call_command("backup", str(directory), stdout=io.StringIO())
+    dump = next(p for p in directory.iterdir() if p.name.startswith("database"))
+    dump.write_bytes(dump.read_bytes()[:-10])
+    with pytest.raises(CommandError, match="The backup is damaged: 1 file"):
+        call_command("restore", str(directory))
+    assert Registration.objects.count() == 1
+    with pytest.raises(CommandError, match="is not empty"):
+        call_command("backup", str(directory))

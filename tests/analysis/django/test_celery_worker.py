@@ -152,7 +152,7 @@ def test_celery_workers_run_chunked_analysis_like_one_process(
         (2, 3),
         (3, 4),
     ]
-    assert logs.count("analysis.run_chunk") >= 4
+    assert logs.count("Task analysis.run_job[") >= 6  # run, 4 chunks, merge
     expected = compute_output(results_frame(results), run.scheme, seed=run.seed)
     assert json.dumps(run.output, sort_keys=True) == json.dumps(
         expected, sort_keys=True

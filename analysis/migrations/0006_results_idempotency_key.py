@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('analysis', '0004_analysis_chunks'),
+        ('analysis', '0005_run_lifecycle'),
         ('registry', '0006_registered_design_lock'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -1,0 +1,308 @@
+"""The life of an analysis run in a worker: claim, heartbeat, failure reasons,
+and report files that appear only when complete.
+
+A run is claimed by one job at a time (``attempt`` counts claims). While it
+works, a thread beats every ``JOBS_HEARTBEAT_SECONDS``; a run whose heartbeat is
+older than ``JOBS_STALE_SECONDS`` (or whose worker process is gone) may be
+claimed again by a re-delivered job or put back in the queue by the watchdog.
+Every write of a job is filtered on its attempt, so a job that lost its run
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import socket
+import threading
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import InterfaceError, OperationalError, connection, transaction
+from django.utils import timezone
+
+from .models import AnalysisRun, AnalysisStatus
+
+logger = logging.getLogger(__name__)
+
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+QUEUE_DOWN_NOTE = "Queued; it starts when the job queue is back."
+_ACTIVE: set[tuple[int, int]] = set()  # (run, attempt) claimed by this process
+
+
+class RunLost(Exception):  # noqa: N818 - a state, not an error
+    """The run was claimed again, failed or retried elsewhere: stop quietly."""
+
+
+class WallTimeExceeded(Exception):  # noqa: N818
+    def __init__(self, limit: int):
+        super().__init__(
+            f"The analysis exceeded its wall-time limit of {limit} s "
+            "(ANALYSIS_WALL_TIME_SECONDS) and was stopped; lower the bootstrap "
+            "replicates or raise the limit, then retry."
+        )
+
+
+def worker_identity() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def max_attempts() -> int:
+    return settings.JOBS_MAX_ATTEMPTS
+
+
+def retry_delay(attempt: int) -> int:
+    """Seconds before attempt ``attempt + 1`` (doubling, at most 10 minutes)."""
+    return min(600, settings.JOBS_RETRY_SECONDS * 2 ** max(0, attempt - 1))
+
+
+def database_retry_note(attempt: int) -> str:
+    return (
+        f"The database restarted or could not be reached; retrying in "
+        f"{retry_delay(attempt)} s (attempt {attempt + 1} of {max_attempts()})."
+    )
+
+
+def _worker_gone(run: AnalysisRun) -> bool:
+    """Whether the job that claimed ``run`` has certainly ended: its process on
+    this host is gone, or it is this process and no job here holds the run."""
+    host, _, pid = run.worker.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return (run.pk, run.attempt) not in _ACTIVE
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def is_stale(run: AnalysisRun, now: datetime) -> bool:
+    cutoff = now - timedelta(seconds=settings.JOBS_STALE_SECONDS)
+    return run.heartbeat is None or run.heartbeat < cutoff or _worker_gone(run)
+
+
+@dataclass(frozen=True)
+class Claim:
+    run_id: int
+    attempt: int
+    started: datetime
+
+    def runs(self):
+        """This claim's run, only while it is still ours."""
+        return AnalysisRun.objects.filter(
+            pk=self.run_id, attempt=self.attempt, status=AnalysisStatus.RUNNING
+        )
+
+
+def give_up_message(run: AnalysisRun) -> str:
+    cause = run.note or (
+        "the worker running it stopped each time (killed, or out of memory)"
+    )
+    return (
+        f"Gave up after {run.attempt} attempts: {cause.rstrip('.')}. "
+        "Retry it once the cause is fixed."
+    )
+
+
+def claim(run_id: int) -> Claim | None:
+    """Claim a queued run, or a running one whose job is gone; None when the
+    run is finished or another job holds it."""
+    now = timezone.now()
+    with transaction.atomic():
+        run = AnalysisRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.status not in (
+            AnalysisStatus.QUEUED,
+            AnalysisStatus.RUNNING,
+        ):
+            return None
+        if run.status == AnalysisStatus.RUNNING and not is_stale(run, now):
+            return None
+        if run.attempt >= max_attempts():
+            fail(run.pk, give_up_message(run))
+            return None
+        note = run.note
+        if run.status == AnalysisStatus.RUNNING:
+            note = (
+                f"The worker running it stopped at {run.progress} %; "
+                f"resumed (attempt {run.attempt + 1} of {max_attempts()})."
+            )
+        elif note == QUEUE_DOWN_NOTE:
+            note = ""
+        started = run.started or now
+        AnalysisRun.objects.filter(pk=run_id).update(
+            status=AnalysisStatus.RUNNING,
+            attempt=run.attempt + 1,
+            worker=worker_identity(),
+            started=started,
+            heartbeat=now,
+            progress=0,
+            merge_started=None,
+            note=note,
+        )
+    return Claim(run_id, run.attempt + 1, started)
+
+
+def current_claim(run: AnalysisRun) -> Claim:
+    """The claim of a running run, for its chunk and merge jobs."""
+    return Claim(run.pk, run.attempt, run.started or timezone.now())
+
+
+class Heartbeat:
+    """Beats for a claim (a thread outside synchronous tests) and tells the job
+    when to stop: run lost, or its wall time spent."""
+
+    def __init__(self, claim: Claim):
+        self.claim = claim
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Heartbeat:
+        _ACTIVE.add((self.claim.run_id, self.claim.attempt))
+        if not getattr(settings, "JOBS_SYNCHRONOUS", False):
+            self._thread = threading.Thread(
+                target=self._loop, daemon=True, name=f"heartbeat:{self.claim.run_id}"
+            )
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=settings.JOBS_HEARTBEAT_SECONDS + 5)
+        _ACTIVE.discard((self.claim.run_id, self.claim.attempt))
+
+    def overdue(self) -> bool:
+        limit = timedelta(seconds=settings.ANALYSIS_WALL_TIME_SECONDS)
+        return timezone.now() - self.claim.started > limit
+
+    def beat(self, **fields) -> None:
+        """Record a sign of life (and ``fields``, e.g. progress)."""
+        if not self.claim.runs().update(heartbeat=timezone.now(), **fields):
+            self.lost.set()
+
+    def check(self) -> None:
+        """Raise when the job should stop (called between units of work)."""
+        if self.lost.is_set():
+            raise RunLost
+        if self.overdue():
+            raise WallTimeExceeded(settings.ANALYSIS_WALL_TIME_SECONDS)
+
+    def _loop(self) -> None:
+        try:
+            while not self._stop.wait(settings.JOBS_HEARTBEAT_SECONDS):
+                try:
+                    if self.overdue():
+                        limit = settings.ANALYSIS_WALL_TIME_SECONDS
+                        fail(self.claim.run_id, str(WallTimeExceeded(limit)))
+                        self.lost.set()
+                        return
+                    self.beat()
+                except DATABASE_ERRORS:
+                    connection.close()  # reconnect at the next beat
+                    logger.warning("heartbeat of run %s missed", self.claim.run_id)
+                if self.lost.is_set():
+                    return
+        finally:
+            connection.close()
+
+
+def failure_reason(exc: BaseException, run_id: int) -> str:
+    """A reason a person can act on."""
+    if isinstance(exc, WallTimeExceeded):
+        return str(exc)
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (
+            "The disk is full (no space left on device) while writing the "
+            "analysis files; nothing partial was kept. Free space, then retry."
+        )
+    if isinstance(exc, OSError):
+        return (
+            f"Could not write the analysis files ({exc.strerror or exc}); nothing "
+            "partial was kept. Check the media storage, then retry."
+        )
+    if isinstance(exc, MemoryError):
+        return (
+            "The analysis ran out of memory; lower the bootstrap replicates or "
+            "give the worker more memory, then retry."
+        )
+    if isinstance(exc, ValidationError):
+        return " ".join(exc.messages)
+    if isinstance(exc, ValueError):
+        return str(exc)
+    return (
+        f"The analysis failed unexpectedly ({type(exc).__name__}: {exc}). Retry "
+        f"it; if it fails again, report it with the analysis number {run_id}."
+    )
+
+
+def fail(run_id: int, message: str, *, attempt: int | None = None) -> None:
+    """Mark the run failed with ``message`` (only while it is still running or
+    queued, and, given ``attempt``, only if that claim still holds it)."""
+    runs = AnalysisRun.objects.filter(
+        pk=run_id, status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
+    )
+    if attempt is not None:
+        runs = runs.filter(attempt=attempt)
+    runs.update(
+        status=AnalysisStatus.FAILED,
+        error=message,
+        finished=timezone.now(),
+        heartbeat=None,
+    )
+
+
+def requeue_after_database_error(claim: Claim) -> int:
+    """Put the run back in the queue with the reason; returns the delay (s).
+
+    Best effort: the database may still be down, then the watchdog finds the
+    run by its stopped heartbeat instead."""
+    note = database_retry_note(claim.attempt)
+    try:
+        connection.close()
+        claim.runs().update(
+            status=AnalysisStatus.QUEUED, note=note, heartbeat=None, merge_started=None
+        )
+    except DATABASE_ERRORS:
+        logger.warning("run %s: database down; the watchdog resumes it", claim.run_id)
+    return retry_delay(claim.attempt)
+
+
+def store_file(field_file, name: str, content: bytes) -> str:
+    """Write ``content`` under a temporary name in the storage directory, then
+    move it into place: a reader never sees a partial file, and a failed write
+    (disk full) leaves nothing behind. Returns the stored name."""
+    storage = field_file.storage
+    target = storage.get_available_name(
+        field_file.field.generate_filename(field_file.instance, name)
+    )
+    final = Path(storage.path(target))
+    final.parent.mkdir(parents=True, exist_ok=True)
+    partial = final.with_name(f".{final.name}.{uuid.uuid4().hex}.part")
+    try:
+        with partial.open("wb") as out:
+            out.write(content)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, final)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def remove_file(field_file, name: str) -> None:
+    if name:
+        try:
+            field_file.storage.delete(name)
+        except OSError:
+            logger.warning("could not remove %s", name)

@@ -1,0 +1,84 @@
+"""/health/ and /ready/, and the site without its cache (Redis down)."""
+
+import logging
+
+import pytest
+from django.test import override_settings
+from rest_framework.authtoken.models import Token
+
+from config import health
+from tests.registry import test_registration_pages as pages
+
+accepted, registration = pages.accepted, pages.registration  # fixtures
+
+pytestmark = pytest.mark.django_db
+
+DEAD_REDIS = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+}
+
+
+def test_health_answers_without_touching_anything(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/health/")
+    assert (response.status_code, response.json()) == (200, {"status": "ok"})
+
+
+def test_ready_reports_every_check(client, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    body = client.get("/ready/").json()
+    assert body["status"] == "ok"
+    assert set(body["checks"]) == {"database", "cache", "broker", "media", "worker"}
+    assert all(check["ok"] for check in body["checks"].values())
+
+
+def test_ready_is_unavailable_when_media_is_not_writable(client, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "file"
+    (tmp_path / "file").write_text("not a directory")
+    response = client.get("/ready/")
+    assert response.status_code == 503
+    assert response.json()["checks"]["media"]["ok"] is False
+
+
+def test_ready_sees_a_stopped_broker_and_a_silent_worker(client, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    body = client.get("/ready/")
+    assert body.status_code == 200  # the site still serves: degraded
+    checks = body.json()["checks"]
+    assert (body.json()["status"], checks["broker"]["ok"]) == ("degraded", False)
+    assert checks["worker"] == {**checks["worker"], "ok": False}
+    assert checks["worker"]["heartbeat_age_seconds"] is None
+
+    beat = health.worker_beat_dir() / "worker-w1"
+    beat.parent.mkdir(parents=True)
+    beat.touch()
+    worker = client.get("/ready/").json()["checks"]["worker"]
+    assert worker["ok"] is True
+    assert 0 <= worker["heartbeat_age_seconds"] < 5
+
+
+@override_settings(CACHES=DEAD_REDIS)
+def test_without_the_cache_public_pages_and_token_api_answer_200(
+    client, api, registration, organizer, caplog
+):
+    before = health.cache_error_count()
+    health._cache_errors["last_logged"] = 0.0
+    with caplog.at_level(logging.WARNING, logger="config.health"):
+        for url in ("/", "/api/v1/registrations/", pages.detail()):
+            assert client.get(url).status_code == 200, url
+    assert health.cache_error_count() >= before + 6  # a read and a write each
+    logged = [r for r in caplog.records if "cache unavailable" in r.message]
+    assert len(logged) == 1  # once a minute, not once a request
+
+    token = Token.objects.create(user=organizer)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert api.get("/api/v1/registrations/").status_code == 200
+
+    ready = client.get("/ready/").json()
+    assert ready["status"] == "degraded"
+    assert ready["checks"]["cache"]["ok"] is False
