@@ -7,16 +7,13 @@ from .models import Role
 
 
 class ThrottledSignInMixin:
-    """Refuse sign-in while a username is locked after repeated failures."""
+    """Refuse or slow sign-in after repeated failures (`accounts.throttle`)."""
 
     def clean(self):
         username = self.cleaned_data.get("username") or ""
-        if throttle.is_locked(username, self.request):
-            raise forms.ValidationError(
-                "Too many failed sign-ins for this account; try again in "
-                f"{throttle.lock_minutes()} minutes.",
-                code="locked",
-            )
+        reason = throttle.refusal(username, self.request)
+        if reason:
+            raise forms.ValidationError(reason, code="locked")
         return super().clean()
 
 

@@ -31,3 +31,18 @@ class Profile(models.Model):
     @property
     def expertise_keywords(self) -> set[str]:
         return {k.strip().lower() for k in self.expertise.split(",") if k.strip()}
+
+
+class ThrottleCounter(models.Model):
+    """A sign-in throttling counter, used when the cache (Redis) is down.
+
+    `accounts.throttle` counts in the cache; if the cache fails it counts here
+    instead, so sign-in keeps working and keeps being throttled.
+    """
+
+    key = models.CharField(max_length=100, unique=True)
+    value = models.BigIntegerField(default=0)
+    expires = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}={self.value}"

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import io
-
-import pandas as pd
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -18,6 +15,7 @@ from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser, loads_bounded
 from registry.models import Registration
+from registry.spreadsheet import csv_text
 
 from . import ingest, run_state, services
 from .models import AnalysisRun, ResultsVersion
@@ -88,12 +86,28 @@ class ResultsUpload(APIView):
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(
-        parameters=[OpenApiParameter("commit", bool)],
+        parameters=[
+            OpenApiParameter("commit", bool),
+            OpenApiParameter(
+                "new_version",
+                bool,
+                description="Store a file identical to an earlier version anyway.",
+            ),
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                location=OpenApiParameter.HEADER,
+                description="A retry with the same key returns the version the "
+                "first request stored (200) instead of storing another.",
+            ),
+        ],
         request={"multipart/form-data": OpenApiTypes.OBJECT},
         responses={
             200: OpenApiTypes.OBJECT,
             201: OpenApiTypes.OBJECT,
             400: OpenApiTypes.OBJECT,
+            409: OpenApiTypes.OBJECT,
+            422: OpenApiTypes.OBJECT,
         },
     )
     def post(self, request: Request, identifier: str) -> Response:
@@ -121,22 +135,49 @@ class ResultsUpload(APIView):
         if request.query_params.get("commit", "").lower() not in ("1", "true", "yes"):
             design = services.latest_design(registration)
             return Response(ingest.preview_results(frame, design).to_dict())
-        results = ingest.commit_results(
-            registration=registration,
-            raw=raw,
-            original_name=upload.name,
-            actor=request.user,
-            teams=teams,
-        )
-        return Response(
+        try:
+            results = ingest.commit_results(
+                registration=registration,
+                raw=raw,
+                original_name=upload.name,
+                actor=request.user,
+                teams=teams,
+                idempotency_key=request.headers.get("Idempotency-Key", "").strip(),
+                new_version=_truthy(request, "new_version"),
+            )
+        except ingest.UploadError as exc:
+            refused = "The results file was refused; nothing was stored."
+            return Response({"detail": refused, "errors": exc.errors}, status=400)
+        except ingest.DuplicateResultsError as exc:
+            return Response(_duplicate_body(exc), status=status.HTTP_409_CONFLICT)
+        except ingest.IdempotencyKeyReusedError as exc:
+            return Response({"detail": str(exc), "version": exc.version.number}, 422)
+        response = Response(
             {
                 "id": results.pk,
                 "sha256": results.sha256,
                 "version": results.number,
                 "rows": results.row_count,
             },
-            status=status.HTTP_201_CREATED,
+            status=status.HTTP_200_OK if results.replayed else status.HTTP_201_CREATED,
         )
+        if results.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+def _truthy(request: Request, name: str) -> bool:
+    value = request.query_params.get(name, request.data.get(name, ""))
+    return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
+def _duplicate_body(exc: ingest.DuplicateResultsError) -> dict:
+    return {
+        "detail": str(exc),
+        "version": exc.version.number,
+        "id": exc.version.pk,
+        "sha256": exc.version.sha256,
+    }
 
 
 class AnalysisCreate(APIView):
@@ -228,10 +269,7 @@ class AnalysisTables(APIView):
             return Response(tables)
         if name not in tables:
             return Response({"table": [f"Choose one of {sorted(tables)}."]}, status=400)
-        rows = tables[name]
-        buffer = io.StringIO()
-        pd.DataFrame(rows).to_csv(buffer, index=False, lineterminator="\n")
-        response = HttpResponse(buffer.getvalue(), content_type="text/csv")
+        response = HttpResponse(csv_text(tables[name]), content_type="text/csv")
         response["Content-Disposition"] = (
             f'attachment; filename="analysis-{run.pk}-{name}.csv"'
         )

@@ -222,9 +222,25 @@ def _cell_text(value) -> str:
 
 def validated(frame: pd.DataFrame) -> pd.DataFrame:
     try:
-        return validate_results(frame)
+        clean = validate_results(frame)
     except ResultsError as exc:
         raise UploadError(exc.errors, total=exc.total) from None
+    _check_magnitudes(clean)
+    return clean
+
+
+def _check_magnitudes(frame: pd.DataFrame) -> None:
+    """Refuse values so large that sums and variances overflow (1e308 did)."""
+    limit = settings.MAX_RESULTS_ABS_VALUE
+    huge = frame[frame["value"].abs() > limit]
+    if len(huge):
+        raise UploadError(
+            [
+                f"line {line}: value {value:g} is beyond ±{limit:g} "
+                "(MAX_RESULTS_ABS_VALUE); rescale the metric."
+                for line, value in zip(huge["line"], huge["value"], strict=True)
+            ]
+        )
 
 
 def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:
@@ -326,6 +342,41 @@ def normalised_csv(frame: pd.DataFrame) -> str:
     return frame.to_csv(index=False, lineterminator="\n")
 
 
+class DuplicateResultsError(Exception):
+    """The same file (SHA-256) is already a results version (HTTP 409)."""
+
+    def __init__(self, version: ResultsVersion):
+        self.version = version
+        super().__init__(
+            f"This file is identical to results version {version.number} "
+            f"(SHA-256 {version.sha256[:16]}…, uploaded "
+            f"{version.created:%Y-%m-%d %H:%M}); nothing was stored. To store it "
+            "again as a new version, say so explicitly (new_version=true)."
+        )
+
+
+class IdempotencyKeyReusedError(Exception):
+    """An Idempotency-Key already used for a different file (HTTP 422)."""
+
+    def __init__(self, version: ResultsVersion):
+        self.version = version
+        super().__init__(
+            f"This Idempotency-Key already stored results version {version.number} "
+            "from a different file; use a new key for a new upload."
+        )
+
+
+def identical_version(registration: Registration, raw: pd.DataFrame):
+    """The latest results version with exactly this content, or None."""
+    sha256 = sha256_hex(normalised_csv(raw).encode("utf-8"))
+    return (
+        registration.results_versions.filter(sha256=sha256).order_by("-number").first()
+    )
+
+
+MAX_IDEMPOTENCY_KEY = ResultsVersion._meta.get_field("idempotency_key").max_length
+
+
 @transaction.atomic
 def commit_results(
     *,
@@ -334,23 +385,51 @@ def commit_results(
     original_name: str,
     actor,
     teams: dict[str, str] | None = None,
+    idempotency_key: str = "",
+    new_version: bool = False,
 ) -> ResultsVersion:
-    """Store a new results version (validated again; numbers never reused)."""
+    """Store a new results version (validated again; numbers never reused).
+
+    Retries are safe: an `idempotency_key` seen before returns the version it
+    stored (`replayed` is then True on the returned object), and a file whose
+    SHA-256 equals an existing version's is refused (DuplicateResultsError)
+    unless `new_version` says it is meant as a new version.
+    """
     frame = validated(raw)
+    if len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
+        raise UploadError(
+            [f"The Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters."]
+        )
+    # The registration row lock serialises commits: the checks below see every
+    # version stored before, and two retries cannot both pass them.
     locked = Registration.objects.select_for_update().get(pk=registration.pk)
-    last = locked.results_versions.aggregate(n=Max("number"))["n"] or 0
     content = normalised_csv(raw)
+    sha256 = sha256_hex(content.encode("utf-8"))
+    versions = locked.results_versions
+    if idempotency_key:
+        earlier = versions.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            if earlier.sha256 != sha256:
+                raise IdempotencyKeyReusedError(earlier)
+            earlier.replayed = True
+            return earlier
+    same_file = identical_version(locked, raw)
+    if same_file is not None and not new_version:
+        raise DuplicateResultsError(same_file)
+    last = versions.aggregate(n=Max("number"))["n"] or 0
     in_force = locked.versions.order_by("-number").first()
     results = ResultsVersion.objects.create(
         registration=locked,
         number=last + 1,
         registration_version=in_force,
         content=content,
-        sha256=sha256_hex(content.encode("utf-8")),
+        sha256=sha256,
         original_name=(original_name or "results.csv")[:255],
         row_count=len(frame),
         uploaded_by=actor,
         teams=teams or {},
+        idempotency_key=idempotency_key,
     )
+    results.replayed = False
     record(actor=actor, action="results.commit", target=results, rows=len(frame))
     return results

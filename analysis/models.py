@@ -33,6 +33,13 @@ class ResultsVersion(models.Model):
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
+    idempotency_key = models.CharField(
+        max_length=200,
+        blank=True,
+        default="",
+        help_text="The upload's Idempotency-Key (API) or one-time token (web): "
+        "a retry with the same key returns this version instead of a new one.",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -40,7 +47,12 @@ class ResultsVersion(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["registration", "number"], name="one_results_version_number"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["registration", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="one_results_version_per_idempotency_key",
+            ),
         ]
 
     def __str__(self) -> str:

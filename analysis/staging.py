@@ -2,8 +2,17 @@
 
 The bytes go to a private file under ``MEDIA_ROOT/tmp`` whose name joins the
 registration, the user and a random token; the file name, the team affiliations
-and the token live in the user's session. Commit and cancel delete the file;
-files older than a day are swept whenever something new is staged.
+and the token live in the user's session.
+
+Bounds (settings, docs/security.md): each user keeps at most
+`MAX_STAGED_UPLOADS_PER_USER` previews and `MAX_STAGED_BYTES_PER_USER` bytes;
+staging a new one purges that user's oldest previews to make room, and every
+preview older than `STAGED_UPLOAD_MAX_AGE_SECONDS` is swept whenever something
+new is staged. Commit and cancel delete the file.
+
+The token is one-time: a commit first *claims* it by renaming the file
+(atomic), so a double click cannot commit one upload twice; the second request
+finds the claim gone and the version stored under the token.
 """
 
 from __future__ import annotations
@@ -17,8 +26,12 @@ from pathlib import Path
 from django.conf import settings
 
 SESSION_KEY = "analysis_staged_uploads"
-MAX_AGE_SECONDS = 24 * 3600
 TOKEN = re.compile(r"^[0-9a-f]{32}$")
+CLAIMED = ".claimed"
+
+
+class StagingError(ValueError):
+    """The upload cannot be kept for its preview (too big, disk full)."""
 
 
 @dataclass(frozen=True)
@@ -41,10 +54,38 @@ def _path(registration_pk: int, user_pk: int, token: str) -> Path:
 
 
 def _sweep() -> None:
-    cutoff = time.time() - MAX_AGE_SECONDS
-    for old in staging_dir().glob("results-*.upload"):
-        if old.stat().st_mtime < cutoff:
-            old.unlink(missing_ok=True)
+    cutoff = time.time() - settings.STAGED_UPLOAD_MAX_AGE_SECONDS
+    for old in staging_dir().glob("results-*.upload*"):
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink(missing_ok=True)
+        except FileNotFoundError:  # removed by a concurrent sweep
+            continue
+
+
+def _make_room(user_pk: int, size: int) -> None:
+    """Purge the user's oldest previews until one of `size` bytes fits."""
+    limit_bytes = settings.MAX_STAGED_BYTES_PER_USER
+    if size > limit_bytes:
+        raise StagingError(
+            f"The file is {size:,} bytes; previews are limited to {limit_bytes:,} "
+            "bytes per person."
+        )
+    files = []
+    for path in staging_dir().glob(f"results-*-{user_pk}-*.upload"):
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            continue
+        files.append((stat.st_mtime, stat.st_size, path))
+    files.sort()
+    total = sum(f[1] for f in files)
+    while files and (
+        len(files) >= settings.MAX_STAGED_UPLOADS_PER_USER or total + size > limit_bytes
+    ):
+        _, old_size, path = files.pop(0)
+        path.unlink(missing_ok=True)
+        total -= old_size
 
 
 def stage_upload(
@@ -53,8 +94,17 @@ def stage_upload(
     """Keep `data` for this user and registration; return the token naming it."""
     staging_dir().mkdir(parents=True, exist_ok=True)
     _sweep()
+    _make_room(user.pk, len(data))
     token = secrets.token_hex(16)
-    _path(registration.pk, user.pk, token).write_bytes(data)
+    path = _path(registration.pk, user.pk, token)
+    try:
+        path.write_bytes(data)
+    except OSError as exc:  # disk full, read-only media: say so, keep nothing
+        path.unlink(missing_ok=True)
+        raise StagingError(
+            f"The server could not keep the file for its preview ({exc.strerror}); "
+            "nothing was stored. Try again later."
+        ) from None
     staged = dict(session.get(SESSION_KEY, {}))
     staged[token] = {"registration": registration.pk, "name": name, "teams": teams}
     session[SESSION_KEY] = staged
@@ -72,9 +122,35 @@ def staged_upload(*, session, user, registration, token: str) -> StagedUpload | 
     return StagedUpload(token, entry["name"], dict(entry["teams"]), path)
 
 
+def claim_upload(*, session, user, registration, token: str) -> StagedUpload | None:
+    """Take the staged upload for one commit; None if another request has it.
+
+    The rename is atomic: of two simultaneous commits only one gets the file.
+    """
+    staged = staged_upload(
+        session=session, user=user, registration=registration, token=token
+    )
+    if staged is None:
+        return None
+    claimed = staged.path.with_name(staged.path.name + CLAIMED)
+    try:
+        staged.path.rename(claimed)
+    except FileNotFoundError:
+        return None
+    return StagedUpload(staged.token, staged.name, staged.teams, claimed)
+
+
+def release_upload(upload: StagedUpload) -> None:
+    """Give a claimed upload back (the commit was refused; it may be retried)."""
+    if upload.path.name.endswith(CLAIMED):
+        upload.path.rename(upload.path.with_name(upload.path.name[: -len(CLAIMED)]))
+
+
 def discard_upload(*, session, user, registration, token: str) -> None:
     if TOKEN.match(token):
-        _path(registration.pk, user.pk, token).unlink(missing_ok=True)
+        path = _path(registration.pk, user.pk, token)
+        path.unlink(missing_ok=True)
+        path.with_name(path.name + CLAIMED).unlink(missing_ok=True)
     staged = dict(session.get(SESSION_KEY, {}))
     if staged.pop(token, None) is not None:
         session[SESSION_KEY] = staged

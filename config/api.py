@@ -2,11 +2,19 @@
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from registry.lock import RegisteredDataError, record_refusal
 
 
 def exception_handler(exc, context):
-    """Turn model/service `ValidationError`s into 400s instead of 500s."""
+    """Turn model/service `ValidationError`s into 400s instead of 500s, and a
+    refused change to registered data into an audited 409."""
+    if isinstance(exc, RegisteredDataError):
+        request = context.get("request")
+        record_refusal(exc, actor=getattr(request, "user", None))
+        return Response({"detail": str(exc)}, status=409)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail)

@@ -3,6 +3,9 @@
 a Permissions-Policy switching off browser features the registry never uses."""
 
 from django.conf import settings
+from django.http import HttpResponse
+
+from registry.lock import RegisteredDataError, record_refusal
 
 DEFAULT_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; "
@@ -24,3 +27,20 @@ class SecurityHeadersMiddleware:
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         return response
+
+
+class RegisteredDataMiddleware:
+    """A refused change to registered data (admin, pages) answers 409 and is
+    written to the audit log once the refused transaction has rolled back."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, RegisteredDataError):
+            return None
+        record_refusal(exception, actor=getattr(request, "user", None))
+        return HttpResponse(str(exception), status=409, content_type="text/plain")

@@ -76,5 +76,9 @@ def get_task(request: Request, pk: int) -> Task:
     return task
 
 
-def conflict(message: str, **extra) -> Response:
-    return Response({"detail": message, **extra}, status=status.HTTP_409_CONFLICT)
+def conflict(reason: str | Exception, **extra) -> Response:
+    """409 with the reason; a TransitionError (anything with `details()`) adds
+    the current state and the actions allowed in it."""
+    details = reason.details() if hasattr(reason, "details") else {}
+    body = {"detail": str(reason), **details, **extra}
+    return Response(body, status=status.HTTP_409_CONFLICT)

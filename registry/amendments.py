@@ -8,6 +8,7 @@ after seeing results can decide the winner).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -16,10 +17,12 @@ from django.utils import timezone
 
 from audit.services import record
 
+from .diffs import Change, design_diff
+from .lock import RegisteredDataError, registered_changes_allowed
 from .models import Amendment, AmendmentStatus, Registration, RegistrationVersion
 from .permissions import is_chair, is_organizer
 from .registration import append_version
-from .schemes import clean_task_scheme, write_scheme_prose
+from .schemes import PROSE_FROM_SCHEME, clean_task_scheme, write_scheme_prose
 from .services import TransitionError, clean_answer, store_answer
 
 CHANGE_KEYS = {"challenge", "tasks"}
@@ -122,11 +125,28 @@ def approve_amendment(
     if latest.number != amendment.base_version:
         # Re-validate against the design as it is now; refuses stale changes.
         clean_changes(registration, amendment.changes)
-    challenge = registration.challenge
+    with registered_changes_allowed():
+        _apply_changes(registration.challenge, amendment.changes, actor=actor)
+    version = append_version(
+        registration=registration,
+        actor=actor,
+        justification=amendment.justification,
+        post_hoc=registration.results_versions.exists(),
+    )
+    check_amendment_version(latest, version, amendment.changes)
+    amendment.status = AmendmentStatus.APPROVED
+    amendment.decided_by, amendment.decided_at = actor, timezone.now()
+    amendment.decision_note, amendment.version = note, version
+    amendment.save()
+    record(actor=actor, action="amendment.approve", target=amendment, version=version)
+    return version
+
+
+def _apply_changes(challenge, changes: dict[str, Any], *, actor) -> None:
     tasks = {task.name: task for task in challenge.tasks.all()}
-    for key, value in amendment.changes.get("challenge", {}).items():
+    for key, value in changes.get("challenge", {}).items():
         store_answer(challenge=challenge, number=int(key), actor=actor, value=value)
-    for task_name, task_changes in amendment.changes.get("tasks", {}).items():
+    for task_name, task_changes in changes.get("tasks", {}).items():
         task = tasks[task_name]
         for key, value in task_changes.items():
             if key == "scheme":
@@ -141,18 +161,49 @@ def approve_amendment(
                     actor=actor,
                     value=value,
                 )
-    version = append_version(
-        registration=registration,
-        actor=actor,
-        justification=amendment.justification,
-        post_hoc=registration.results_versions.exists(),
+
+
+def _explained(change: Change, changes: dict[str, Any]) -> bool:
+    """Whether one difference between two versions is an approved change."""
+    if change.scope is None:
+        return str(change.number) in changes.get("challenge", {})
+    approved = changes.get("tasks", {}).get(change.scope, {})
+    if change.number is None:
+        return change.name == "Ranking scheme" and "scheme" in approved
+    # The prose of parameters 46/48/49/50 is rewritten from a changed scheme.
+    return str(change.number) in approved or (
+        "scheme" in approved and change.number in PROSE_FROM_SCHEME
     )
-    amendment.status = AmendmentStatus.APPROVED
-    amendment.decided_by, amendment.decided_at = actor, timezone.now()
-    amendment.decision_note, amendment.version = note, version
-    amendment.save()
-    record(actor=actor, action="amendment.approve", target=amendment, version=version)
-    return version
+
+
+def check_amendment_version(
+    previous: RegistrationVersion, version: RegistrationVersion, changes: dict
+) -> None:
+    """The new version must be the previous one plus exactly the approved changes.
+
+    Anything else (an edit that slipped past the lock, e.g. with the database
+    triggers disabled) refuses the approval, which rolls back whole, and names
+    what differs, so it can be neither hidden in a version nor left out of its
+    diff.
+    """
+    before = json.loads(previous.canonical)["design"]
+    after = json.loads(version.canonical)["design"]
+    unexplained = [
+        f"{c.scope or 'challenge'}: {c.name}"
+        for c in design_diff(before, after)
+        if not _explained(c, changes)
+    ]
+    name_changed = "1" in changes.get("challenge", {})
+    for key in ("call", "planning", *(() if name_changed else ("name",))):
+        if before.get(key) != after.get(key):
+            unexplained.append(f"challenge: {key}")
+    if unexplained:
+        raise RegisteredDataError(
+            version.registration,
+            "amendment version",
+            f"The design differs from version {previous.number} by more than the "
+            f"approved changes ({'; '.join(unexplained)}); nothing was approved.",
+        )
 
 
 @transaction.atomic

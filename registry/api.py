@@ -105,7 +105,7 @@ class ChallengeDetail(APIView):
         try:
             services.delete_draft(challenge=challenge, actor=request.user)
         except services.TransitionError as exc:
-            return conflict(str(exc))
+            return conflict(exc)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -216,7 +216,7 @@ class Submit(APIView):
             )
         except services.IncompleteError as exc:
             data = completeness_data(exc.completeness)
-            return conflict(str(exc), **data)
+            return conflict(exc, **data)
         except services.TransitionError as exc:
-            return conflict(str(exc))
+            return conflict(exc)
         return Response({"id": challenge.pk, "status": challenge.status})

@@ -95,7 +95,7 @@ class Register(APIView):
         try:
             registration = register_challenge(challenge=challenge, actor=request.user)
         except TransitionError as exc:
-            return conflict(str(exc))
+            return conflict(exc)
         version = registration.versions.get()
         return Response(
             {
@@ -294,7 +294,7 @@ class Decide(APIView):
             else:
                 reject_amendment(amendment=amendment, actor=request.user, note=note)
         except TransitionError as exc:
-            return conflict(str(exc))
+            return conflict(exc)
         amendment.refresh_from_db()
         return Response(amendment_data(amendment))
 

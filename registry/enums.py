@@ -39,5 +39,17 @@ ALLOWED_TRANSITIONS: frozenset[tuple[str, str]] = frozenset(
     }
 )
 
+# What can still be done to a proposal in each state (the body of a 409).
+ACTIONS_BY_STATUS: dict[str, tuple[str, ...]] = {
+    S.DRAFT: ("edit", "submit", "withdraw", "delete"),
+    S.SUBMITTED: ("return to draft", "withdraw", "assign reviewers (chairs)"),
+    S.UNDER_REVIEW: ("withdraw", "review (assigned reviewers)", "decide (chairs)"),
+    S.REVISION_REQUESTED: ("edit", "resubmit", "withdraw"),
+    S.ACCEPTED: ("register", "withdraw"),
+    S.REJECTED: ("duplicate",),
+    S.WITHDRAWN: ("duplicate",),
+    S.REGISTERED: ("propose an amendment", "upload results"),
+}
+
 # States in which organizers may still edit the design.
 EDITABLE_STATES = frozenset({S.DRAFT, S.REVISION_REQUESTED})

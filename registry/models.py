@@ -6,10 +6,11 @@ Models stay thin: the workflow lives in `services.py`, reads in `selectors.py`.
 from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import connection, models
 from django.db.models import Q
 
 from .enums import ChallengeStatus
+from .lock import RegisteredDataError, amending, record_refusal
 
 
 class Call(models.Model):
@@ -78,8 +79,80 @@ class Challenge(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not amending():
+            stored = (
+                Challenge.objects.filter(pk=self.pk, status=ChallengeStatus.REGISTERED)
+                .values("name", "planning", "call_id")
+                .first()
+            )
+            mine = {
+                "name": self.name,
+                "planning": self.planning,
+                "call_id": self.call_id,
+            }
+            if stored is not None and stored != mine:
+                refuse_registered_change(self, "The challenge's name or planning")
+        super().save(*args, **kwargs)
 
-class Task(models.Model):
+
+def challenge_is_registered(challenge_id) -> bool:
+    return Challenge.objects.filter(
+        pk=challenge_id, status=ChallengeStatus.REGISTERED
+    ).exists()
+
+
+def refuse_registered_change(target, what: str):
+    """Raise RegisteredDataError; audited now when nothing can roll it back."""
+    error = RegisteredDataError(target, what)
+    if not connection.in_atomic_block:
+        record_refusal(error)
+    raise error
+
+
+class DesignQuerySet(models.QuerySet):
+    """Bulk writes of answers and tasks are refused on registered challenges."""
+
+    def _check(self) -> None:
+        if amending():
+            return
+        registered = self.filter(challenge__status=ChallengeStatus.REGISTERED).first()
+        if registered is not None:
+            refuse_registered_change(
+                registered, f"The {registered._meta.verbose_name} {registered}"
+            )
+
+    def update(self, **kwargs):
+        self._check()
+        return super().update(**kwargs)
+
+    def delete(self):
+        self._check()
+        return super().delete()
+
+
+class DesignRecord(models.Model):
+    """Answers and tasks: part of the design, frozen once it is registered."""
+
+    objects = DesignQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        self._check_open()
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        self._check_open()
+        return super().delete(*args, **kwargs)
+
+    def _check_open(self) -> None:
+        if not amending() and challenge_is_registered(self.challenge_id):
+            refuse_registered_change(self, f"The {self._meta.verbose_name} {self}")
+
+
+class Task(DesignRecord):
     """A task of a challenge: a dedicated ranking with its own parameters."""
 
     challenge = models.ForeignKey(
@@ -105,7 +178,7 @@ class Task(models.Model):
         return self.name
 
 
-class Answer(models.Model):
+class Answer(DesignRecord):
     """The answer to one parameter, for the challenge (task is null) or a task."""
 
     challenge = models.ForeignKey(

@@ -89,7 +89,8 @@ def register_challenge(*, challenge: Challenge, actor) -> Registration:
     if challenge.status != ChallengeStatus.ACCEPTED:
         raise TransitionError(
             f"Only accepted proposals can be registered; this one is "
-            f"{challenge.get_status_display().lower()}."
+            f"{challenge.get_status_display().lower()}.",
+            state=challenge.status,
         )
     call = Call.objects.select_for_update().get(pk=challenge.call_id)
     sequence, identifier = _next_identifier(call)

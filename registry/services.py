@@ -16,10 +16,10 @@ from django.db import transaction
 from django.db.models import F, Max
 
 from .completeness import Completeness
-from .enums import ALLOWED_TRANSITIONS, ChallengeStatus
+from .enums import ACTIONS_BY_STATUS, ALLOWED_TRANSITIONS, ChallengeStatus
 from .models import Answer, Call, Challenge, StatusChange, Task
 from .parameters import Role, get_parameter
-from .permissions import can_edit_challenge, can_manage_organizers
+from .permissions import can_edit_challenge, can_manage_organizers, is_organizer
 from .planning import PLANNING_QUESTIONS
 from .selectors import completeness_of
 
@@ -28,7 +28,23 @@ NAME_LIMIT = Challenge._meta.get_field("name").max_length
 
 
 class TransitionError(Exception):
-    """An illegal state change; the API answers it with 409."""
+    """An illegal state change; the API answers it with 409.
+
+    With `state` (the proposal's current status) the answer also names that
+    state and the actions still allowed in it.
+    """
+
+    def __init__(self, message: str, *, state: str | None = None):
+        super().__init__(message)
+        self.state = state
+
+    def details(self) -> dict[str, Any]:
+        if self.state is None:
+            return {}
+        return {
+            "state": self.state,
+            "allowed_actions": list(ACTIONS_BY_STATUS.get(self.state, ())),
+        }
 
 
 class IncompleteError(TransitionError):
@@ -395,7 +411,8 @@ def set_challenge_state(
     if (old, new_status) not in ALLOWED_TRANSITIONS:
         raise TransitionError(
             f"A {ChallengeStatus(old).label.lower()} proposal cannot become "
-            f"{ChallengeStatus(new_status).label.lower()}."
+            f"{ChallengeStatus(new_status).label.lower()}.",
+            state=old,
         )
     updates = {"status": new_status}
     if new_status == ChallengeStatus.SUBMITTED:
@@ -422,7 +439,15 @@ def submit_challenge(*, challenge: Challenge, actor, note: str = "") -> Challeng
     if challenge.status == ChallengeStatus.REVISION_REQUESTED:
         raise TransitionError(
             "A revised proposal is resubmitted with a response letter to the "
-            "reviewers (resubmit), not submitted as a new draft."
+            "reviewers (resubmit), not submitted as a new draft.",
+            state=challenge.status,
+        )
+    if is_organizer(actor, challenge) and challenge.status != ChallengeStatus.DRAFT:
+        # The organizer may submit; the state is the problem (409, not 403).
+        raise TransitionError(
+            f"The proposal is {challenge.get_status_display().lower()}; only a "
+            "draft can be submitted.",
+            state=challenge.status,
         )
     return _submit(challenge=challenge, actor=actor, note=note)
 
@@ -432,7 +457,8 @@ def resubmit_revision(*, challenge: Challenge, actor, response: str) -> Challeng
     """revision requested → submitted, with the same completeness check."""
     if challenge.status != ChallengeStatus.REVISION_REQUESTED:
         raise TransitionError(
-            "Only a proposal with a requested revision can be resubmitted."
+            "Only a proposal with a requested revision can be resubmitted.",
+            state=challenge.status,
         )
     return _submit(challenge=challenge, actor=actor, note=response)
 
@@ -462,7 +488,9 @@ def delete_draft(*, challenge: Challenge, actor) -> None:
     if not can_manage_organizers(actor, challenge):
         raise PermissionDenied("Only the proposal's owner can delete it.")
     if challenge.status != ChallengeStatus.DRAFT:
-        raise TransitionError("Only drafts can be deleted; withdraw it instead.")
+        raise TransitionError(
+            "Only drafts can be deleted; withdraw it instead.", state=challenge.status
+        )
     challenge.delete()
 
 

@@ -30,6 +30,11 @@ urlpatterns = [
     path(f"{task}scheme/", schemes.task_scheme, name="task-scheme"),
     path(f"{proposal}register/", registrations.register, name="register"),
     path("registry/", registrations.public_list, name="public-list"),
+    path(
+        "registry/chain-heads.txt",
+        registrations.chain_heads_txt,
+        name="chain-heads",
+    ),
     path(registered, registrations.public_detail, name="public-detail"),
     path(
         f"{registered}v<int:number>/design.pdf",

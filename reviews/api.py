@@ -39,9 +39,9 @@ class ReviewAPIView(APIView):
 
     def handle_exception(self, exc):
         if isinstance(exc, IncompleteError):
-            return conflict(str(exc), **completeness_data(exc.completeness))
+            return conflict(exc, **completeness_data(exc.completeness))
         if isinstance(exc, TransitionError | services.ReviewConflictError):
-            return conflict(str(exc))
+            return conflict(exc)
         return super().handle_exception(exc)
 
 

@@ -11,3 +11,5 @@ class ReviewsConfig(AppConfig):
         from .permissions import ASSIGNED_REVIEWERS_READ
 
         add_reader_rule(ASSIGNED_REVIEWERS_READ)
+
+        from . import signals  # noqa: F401 (connects the receivers)

@@ -12,6 +12,9 @@ class AssignmentStatus(models.TextChoices):
     ASSIGNED = "assigned", "Assigned"  # a review of the current revision is due
     DECLINED = "declined", "Declined"
     SUBMITTED = "submitted", "Submitted"  # reviewed the current revision
+    # A conflict of interest appeared after the assignment (e.g. the reviewer
+    # became a co-organizer): the reviewer loses access, reviews stop counting.
+    WITHDRAWN = "withdrawn", "Withdrawn (conflict of interest)"
 
 
 # Assignments that still count: the reviewer may read the proposal and review it.

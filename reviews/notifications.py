@@ -64,6 +64,19 @@ def send_review_submitted(review_id: int) -> int:
     )
 
 
+def send_conflict_withdrawal(assignment_id: int) -> int:
+    """To the chairs of the call: an assignment was withdrawn for a conflict."""
+    assignment = Assignment.objects.select_related("challenge__call", "reviewer").get(
+        pk=assignment_id
+    )
+    challenge = assignment.challenge
+    return _send(
+        "conflict_withdrawal",
+        {"assignment": assignment, "challenge": challenge},
+        challenge.call.chairs.values_list("email", flat=True),
+    )
+
+
 def send_decision(decision_id: int) -> int:
     """To the organizers: the decision with the chair's letter."""
     decision = Decision.objects.select_related("challenge__owner").get(pk=decision_id)

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from audit.services import record
@@ -24,7 +25,12 @@ from registry.snapshots import design_snapshot
 
 from . import notifications
 from .conflicts import conflict_reason
-from .enums import AssignmentStatus, DecisionKind, ReviewerRole
+from .enums import (
+    ACTIVE_ASSIGNMENT_STATES,
+    AssignmentStatus,
+    DecisionKind,
+    ReviewerRole,
+)
 from .models import Assignment, ConflictDeclaration, Decision, ProposalVersion, Review
 from .validation import (
     clean_parameter_comments,
@@ -93,6 +99,10 @@ def assign_reviewer(
     """A chair assigns a reviewer; the first assignment starts the review."""
     if not is_chair(actor, challenge):
         raise PermissionDenied("Only a chair of the call can assign reviewers.")
+    if reviewer.pk == actor.pk:
+        raise ReviewConflictError(
+            "A chair cannot assign themselves as a reviewer; ask another chair."
+        )
     if role not in ReviewerRole.values:
         raise ValidationError(
             {"role": f"{role!r} is not one of {ReviewerRole.values}."}
@@ -101,7 +111,8 @@ def assign_reviewer(
     if challenge.status not in ASSIGNABLE_STATES:
         raise TransitionError(
             f"Reviewers can be assigned to submitted proposals or proposals under "
-            f"review; this one is {challenge.get_status_display().lower()}."
+            f"review; this one is {challenge.get_status_display().lower()}.",
+            state=challenge.status,
         )
     existing = challenge.assignments.filter(reviewer=reviewer).first()
     if existing is not None:
@@ -129,6 +140,55 @@ def assign_reviewer(
     record(actor=actor, action="review.assign", target=assignment, role=role)
     caller.refresh_from_db()
     return assignment
+
+
+OPEN_REVIEW_STATES = (*ASSIGNABLE_STATES, ChallengeStatus.REVISION_REQUESTED)
+
+
+@transaction.atomic
+def recheck_assignments(*, challenge: Challenge) -> list[Assignment]:
+    """Withdraw every open assignment of `challenge` that is now in conflict.
+
+    Called whenever who organizes a proposal, or where they work, changes (a
+    co-organizer added, a new owner, parameter 3, a profile's institution, a
+    declaration): an assignment made before the change must not survive it.
+    The chairs get a notice; the reviewer loses access at once.
+    """
+    if challenge.status not in OPEN_REVIEW_STATES:
+        return []
+    withdrawn = []
+    open_assignments = challenge.assignments.select_for_update().filter(
+        status__in=ACTIVE_ASSIGNMENT_STATES
+    )
+    for assignment in open_assignments.select_related("reviewer"):
+        reason = conflict_reason(assignment.reviewer, challenge)
+        if not reason:
+            continue
+        assignment.status = AssignmentStatus.WITHDRAWN
+        assignment.decline_reason = reason
+        assignment.save(update_fields=["status", "decline_reason"])
+        record(
+            actor=None,
+            action="review.withdraw_conflicted",
+            target=assignment,
+            reason=reason,
+        )
+        _after_commit(notifications.send_conflict_withdrawal, assignment.pk)
+        withdrawn.append(assignment)
+    return withdrawn
+
+
+def recheck_assignments_of(user) -> None:
+    """Re-check every open review that `user` organizes or reviews."""
+    challenges = Challenge.objects.filter(status__in=OPEN_REVIEW_STATES).filter(
+        Q(owner=user)
+        | Q(co_organizers=user)
+        | Q(
+            assignments__reviewer=user, assignments__status__in=ACTIVE_ASSIGNMENT_STATES
+        )
+    )
+    for challenge in challenges.distinct():
+        recheck_assignments(challenge=challenge)
 
 
 @transaction.atomic
@@ -162,12 +222,14 @@ def declare_conflict(
         raise ValidationError(
             {"institution": "Name either an institution or a challenge, not both."}
         )
-    return ConflictDeclaration.objects.create(
+    declaration = ConflictDeclaration.objects.create(
         reviewer=reviewer,
         institution=institution,
         challenge=challenge,
         reason=clean_text(reason, "reason", required=True),
     )
+    recheck_assignments_of(reviewer)
+    return declaration
 
 
 # --- reviews ---------------------------------------------------------------------
@@ -192,7 +254,7 @@ def submit_review(
         .filter(challenge=challenge, reviewer=actor)
         .first()
     )
-    if assignment is None or assignment.status == AssignmentStatus.DECLINED:
+    if assignment is None or assignment.status not in ACTIVE_ASSIGNMENT_STATES:
         raise PermissionDenied(
             "Only reviewers assigned to this proposal can review it."
         )
@@ -219,7 +281,8 @@ def submit_review(
     if challenge.status != ChallengeStatus.UNDER_REVIEW:
         raise TransitionError(
             f"The proposal is {challenge.get_status_display().lower()}, not under "
-            "review; reviews cannot be submitted now."
+            "review; reviews cannot be submitted now.",
+            state=challenge.status,
         )
     if assignment.reviews.filter(revision=challenge.revision).exists():
         raise ReviewConflictError(
@@ -252,7 +315,8 @@ def decide(*, challenge: Challenge, actor, decision: str, letter: str) -> Decisi
     if challenge.status != ChallengeStatus.UNDER_REVIEW:
         raise TransitionError(
             f"The proposal is {challenge.get_status_display().lower()}; a decision "
-            "needs a proposal under review."
+            "needs a proposal under review.",
+            state=challenge.status,
         )
     registry_services.set_challenge_state(
         challenge,
@@ -288,13 +352,14 @@ def resubmit_challenge(*, challenge: Challenge, actor, response: str) -> Challen
     if challenge.status != ChallengeStatus.REVISION_REQUESTED:
         raise TransitionError(
             f"The proposal is {challenge.get_status_display().lower()}; only a "
-            "proposal with a requested revision can be resubmitted."
+            "proposal with a requested revision can be resubmitted.",
+            state=challenge.status,
         )
     challenge = registry_services.resubmit_revision(
         challenge=challenge, actor=actor, response=response
     )
     version = record_version(challenge=challenge, response=response)
-    active = challenge.assignments.exclude(status=AssignmentStatus.DECLINED)
+    active = challenge.assignments.filter(status__in=ACTIVE_ASSIGNMENT_STATES)
     if active.exists():
         active.update(status=AssignmentStatus.ASSIGNED)
         registry_services.set_challenge_state(

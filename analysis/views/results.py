@@ -82,15 +82,19 @@ def upload_results(request, identifier: str):
         except ingest.UploadError as exc:
             errors = exc.errors
         else:
-            token = staging.stage_upload(
-                session=request.session,
-                user=request.user,
-                registration=registration,
-                name=upload.name,
-                data=data,
-                teams=form.cleaned_data["teams"],
-            )
-            return redirect("analysis:preview", registration.identifier, token)
+            try:
+                token = staging.stage_upload(
+                    session=request.session,
+                    user=request.user,
+                    registration=registration,
+                    name=upload.name,
+                    data=data,
+                    teams=form.cleaned_data["teams"],
+                )
+            except staging.StagingError as exc:
+                errors = [str(exc)]
+            else:
+                return redirect("analysis:preview", registration.identifier, token)
     return render(
         request,
         "analysis/upload.html",
@@ -116,7 +120,8 @@ def preview_upload(request, identifier: str, token: str):
     registration = visible_registration(request, identifier)
     _require_uploader(request, registration)
     staged = _staged(request, registration, token)
-    frame = ingest.validated(ingest.read_upload(staged.name, staged.read()))
+    raw = ingest.read_upload(staged.name, staged.read())
+    frame = ingest.validated(raw)
     preview = ingest.preview_results(frame, services.latest_design(registration))
     return render(
         request,
@@ -125,6 +130,7 @@ def preview_upload(request, identifier: str, token: str):
             "registration": registration,
             "staged": staged,
             "preview": preview,
+            "identical": ingest.identical_version(registration, raw),
             "findings": [
                 (f, FINDING_SEVERITY.get(f.code, "info")) for f in preview.findings
             ],
@@ -147,19 +153,42 @@ FINDING_SEVERITY = {
 @login_required
 @require_POST
 def commit_upload(request, identifier: str, token: str):
+    """Step 2: store the staged upload, once.
+
+    The token is claimed before anything is stored and is the version's
+    idempotency key, so a double click or a resent form stores one version.
+    """
     registration = visible_registration(request, identifier)
     _require_uploader(request, registration)
-    staged = _staged(request, registration, token)
+    key = f"web:{token}"
+    staged = staging.claim_upload(
+        session=request.session,
+        user=request.user,
+        registration=registration,
+        token=token,
+    )
+    if staged is None:
+        stored = registration.results_versions.filter(idempotency_key=key).first()
+        if stored is None:
+            raise Http404("This upload is no longer waiting; upload the file again.")
+        messages.info(request, f"These results are stored as version {stored.number}.")
+        return redirect("analysis:results", registration.identifier)
     try:
-        raw = ingest.read_upload(staged.name, staged.read())
         results = ingest.commit_results(
             registration=registration,
-            raw=raw,
+            raw=ingest.read_upload(staged.name, staged.read()),
             original_name=staged.name,
             actor=request.user,
             teams=staged.teams,
+            idempotency_key=key,
+            new_version=request.POST.get("new_version") == "on",
         )
+    except ingest.DuplicateResultsError as exc:
+        staging.release_upload(staged)
+        messages.error(request, str(exc).replace("(new_version=true)", "below"))
+        return redirect("analysis:preview", registration.identifier, token)
     except ingest.UploadError as exc:
+        staging.release_upload(staged)
         return render(
             request,
             "analysis/upload.html",

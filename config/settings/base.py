@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
+    "config.middleware.RegisteredDataMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -120,9 +121,27 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 LOGIN_URL = "login"
-# Sign-in throttling (accounts/throttle.py): failures per username and address.
+# Sign-in throttling (accounts/throttle.py, docs/security.md): per username +
+# address (refused), per address (refused), per username (only slowed).
 SIGNIN_MAX_FAILURES = int(os.environ.get("SIGNIN_MAX_FAILURES", "5"))
 SIGNIN_LOCK_SECONDS = int(os.environ.get("SIGNIN_LOCK_SECONDS", "900"))
+SIGNIN_MAX_FAILURES_PER_ADDRESS = int(
+    os.environ.get("SIGNIN_MAX_FAILURES_PER_ADDRESS", "100")
+)
+SIGNIN_ADDRESS_WINDOW_SECONDS = int(
+    os.environ.get("SIGNIN_ADDRESS_WINDOW_SECONDS", "3600")
+)
+SIGNIN_USERNAME_SLOW_AFTER = int(os.environ.get("SIGNIN_USERNAME_SLOW_AFTER", "5"))
+SIGNIN_USERNAME_WINDOW_SECONDS = int(
+    os.environ.get("SIGNIN_USERNAME_WINDOW_SECONDS", "3600")
+)
+SIGNIN_MAX_DELAY_SECONDS = int(os.environ.get("SIGNIN_MAX_DELAY_SECONDS", "60"))
+SIGNIN_KNOWN_ADDRESS_SECONDS = int(
+    os.environ.get("SIGNIN_KNOWN_ADDRESS_SECONDS", str(30 * 24 * 3600))
+)
+# Reverse proxies whose X-Forwarded-For is believed (addresses or networks,
+# comma-separated). Empty: the client address is REMOTE_ADDR, the header ignored.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 LOGIN_REDIRECT_URL = "registry:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -163,6 +182,8 @@ MAX_XLSX_UNCOMPRESSED_BYTES = env_int("MAX_XLSX_UNCOMPRESSED_BYTES", 100 * 1024 
 MAX_RESULTS_ROWS = env_int("MAX_RESULTS_ROWS", 2_000_000)
 MAX_RESULTS_COLUMNS = env_int("MAX_RESULTS_COLUMNS", 100)
 MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
+# Metric values beyond ±this are refused: sums and variances of 1e308 overflow.
+MAX_RESULTS_ABS_VALUE = float(os.environ.get("MAX_RESULTS_ABS_VALUE", "1e100"))
 # Error lists returned to the uploader: the first N, then "… and M more".
 MAX_REPORTED_ERRORS = env_int("MAX_REPORTED_ERRORS", 100)
 # JSON bodies and imported documents: nesting depth and size.

@@ -14,6 +14,7 @@ from ranking.scheme import METHODS
 from registry.pagination import html_page
 
 from ..access import visible_challenge
+from ..chain_heads import chain_heads_text
 from ..diffs import design_diff
 from ..exports import build_design_data_from_document, render_design_pdf
 from ..models import (
@@ -111,6 +112,12 @@ def public_list(request):
         "registry/public_list.html",
         {"form": form, "entries": page.object_list, "page": page},
     )
+
+
+@require_GET
+def chain_heads_txt(request):
+    """Every registration's chain head as text, for anyone to keep a copy."""
+    return HttpResponse(chain_heads_text(), content_type="text/plain; charset=utf-8")
 
 
 def _registration(identifier: str) -> Registration:

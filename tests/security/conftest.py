@@ -3,6 +3,7 @@
 import pytest
 
 from tests.analysis.django.conftest import registration  # noqa: F401 (fixture)
+from tests.reviews.conftest import under_review, world  # noqa: F401 (fixtures)
 from tests.security.crafted import xlsx_with_one_cell
 
 

@@ -118,3 +118,18 @@ def test_deeply_nested_json_import_is_a_400(organizer_api, call):
     )
     assert response.status_code == 400
     assert "nested" in json.dumps(response.json())
+
+
+def test_extreme_values_are_refused_with_their_lines():
+    data = (
+        b"task,case,algorithm,metric,value\n"
+        b"Brain,1,A1,DSC,1e308\nBrain,1,A2,DSC,0.5\nBrain,2,A1,DSC,-1e200\n"
+    )
+    with pytest.raises(ingest.UploadError) as refused:
+        ingest.validated(ingest.read_upload("r.csv", data))
+    assert refused.value.errors == [
+        "line 2: value 1e+308 is beyond ±1e+100 (MAX_RESULTS_ABS_VALUE); rescale the "
+        "metric.",
+        "line 4: value -1e+200 is beyond ±1e+100 (MAX_RESULTS_ABS_VALUE); rescale the "
+        "metric.",
+    ]

@@ -48,9 +48,7 @@ def test_exploratory_run_with_a_billion_replicates_is_refused(
 
 
 @override_settings(MAX_RUN_BOOTSTRAP_WORK=10_000)
-def test_run_over_the_work_limit_is_refused_when_it_starts(
-    organizer_api, registration
-):
+def test_run_over_the_work_limit_is_refused_when_it_starts(organizer_api, registration):
     # Registered scheme: 50 replicates x 20 cases x 4 algorithms x 1 metric,
     # for each of 2 tasks = 8 000 ... use 40 cases: 16 000, over the limit.
     version = upload(organizer_api, results_csv(n_cases=40), commit=True).json()
