@@ -237,7 +237,7 @@ def _changed_by_other(number: int, answer: Answer | None) -> OtherChange:
 
 def _stored_answer(challenge: Challenge, task: Task | None, number: int):
     return (
-        Answer.objects.select_for_update()
+        Answer.objects.select_for_update(of=("self",))
         .select_related("updated_by")
         .filter(challenge=challenge, task=task, number=number)
         .first()
