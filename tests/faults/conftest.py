@@ -156,7 +156,9 @@ class Workers:
 
 @pytest.fixture
 def media(tmp_path, settings) -> Path:
-    path = Path(os.environ.get("TEST_MEDIA_ROOT") or tmp_path / "media")
+    """This test's media storage, shared with its workers."""
+    path = tmp_path / "media"
+    path.mkdir()
     settings.MEDIA_ROOT = path
     return path
 
