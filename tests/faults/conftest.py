@@ -74,6 +74,8 @@ class Stack:
             capture_output=True,
             check=False,
         )
+        if self.redis.process is not None:  # one this suite restarted: reap it
+            self.redis.process.wait(timeout=10)
         self.redis.process = None
 
     def start_redis(self) -> None:
@@ -86,8 +88,11 @@ class Stack:
 
 
 @pytest.fixture(scope="session")
-def stack() -> Stack:
-    return Stack()
+def stack():
+    servers = Stack()
+    yield servers
+    if servers.redis.process is not None:  # restarted by a test: stop it here
+        servers.redis.stop()
 
 
 def database_url() -> str:

@@ -119,21 +119,13 @@ class RedisServer:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=self.log.open("a"),
-            stderr=subprocess.STDOUT,
-        )
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        with self.log.open("a") as log:  # the child keeps its own descriptor
+            self.process = subprocess.Popen(
+                [*command, "--save", "", "--appendonly", "no"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -148,6 +140,12 @@ class RedisServer:
             self.process.terminate()
             self.process.wait(timeout=10)
             self.process = None
+        # A server the suite restarted is not our child: ask it to stop.
+        subprocess.run(
+            ["redis-cli", "-p", str(self.port), "shutdown", "nosave"],
+            capture_output=True,
+            check=False,
+        )
 
 
 def skip_reason() -> str | None:
