@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 
 import pandas as pd
 from django.http import FileResponse, Http404, HttpResponse
@@ -12,11 +11,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.json_input import BoundedJSONParser, loads_bounded
 from registry.models import Registration
 
 from . import ingest, run_state, services
@@ -57,7 +57,7 @@ def parse_teams(raw) -> dict[str, str]:
         return {}
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw)
+            raw = loads_bounded(raw)
         except ValueError:
             raise ingest.UploadError(['"teams" must be a JSON object.']) from None
     if not isinstance(raw, dict) or not all(
@@ -140,7 +140,7 @@ class ResultsUpload(APIView):
 
 
 class AnalysisCreate(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:

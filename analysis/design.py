@@ -12,13 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-ORGANIZING_INSTITUTIONS = 3
-ORGANIZER_PARTICIPATION = 10
-PRE_EVALUATION = 12
-SUBMISSION_INSTRUCTIONS = 15
-TEST_CASES = 38
-METRICS = 44
-MISSING_HANDLING = 48
+from registry.parameters import Role
 
 # "at most 3 submissions", "maximum of 2 submissions", "up to 5 submissions",
 # "3 submissions per team": the first number before "submission(s)".
@@ -44,7 +38,7 @@ class RegisteredTask:
     metrics: dict[str, RegisteredMetric]
     test_cases: int | None
     scheme: dict[str, Any] | None
-    missing_handling: str | None  # prose of parameter 48, None when absent
+    missing_handling: str | None  # missing data prose, None when absent
 
 
 @dataclass(frozen=True)
@@ -54,13 +48,15 @@ class RegisteredDesign:
     sha256: str
     tasks: dict[str, RegisteredTask]
     organizer_institutions: tuple[str, ...]
-    organizer_participation: str | None  # the choice of parameter 10
+    organizer_participation: str | None  # the organizer participation choice
     submission_limit: int | None
     post_hoc_versions: tuple[int, ...] = field(default=())
 
 
-def _answers(entries: list[dict[str, Any]]) -> dict[int, Any]:
-    return {a["number"]: a.get("value") for a in entries if "value" in a}
+def _answers(entries: list[dict[str, Any]]) -> dict[Role, Any]:
+    """The values of the parameters the analysis reads, by role (None: unanswered)."""
+    by_number = {a["number"]: a.get("value") for a in entries if "value" in a}
+    return {role: by_number.get(role.number) for role in Role}
 
 
 def _metrics(value: Any) -> dict[str, RegisteredMetric]:
@@ -96,21 +92,21 @@ def design_from_canonical(
     tasks = {}
     for task in design["tasks"]:
         answers = _answers(task["answers"])
-        count = answers.get(TEST_CASES)
+        count = answers[Role.TEST_CASES]
         tasks[task["name"]] = RegisteredTask(
             name=task["name"],
-            metrics=_metrics(answers.get(METRICS)),
+            metrics=_metrics(answers[Role.METRICS]),
             test_cases=count["count"] if count else None,
             scheme=task.get("scheme"),
-            missing_handling=answers.get(MISSING_HANDLING),
+            missing_handling=answers[Role.MISSING_DATA],
         )
     institutions = list(
-        (challenge.get(ORGANIZING_INSTITUTIONS) or {}).get("institutions", [])
+        (challenge[Role.ORGANIZING_INSTITUTIONS] or {}).get("institutions", [])
     )
     institutions += [
         o["institution"] for o in document.get("organizers", []) if o.get("institution")
     ]
-    policy = challenge.get(ORGANIZER_PARTICIPATION)
+    policy = challenge[Role.ORGANIZER_PARTICIPATION]
     return RegisteredDesign(
         identifier=document["identifier"],
         version=document["version"],
@@ -119,7 +115,8 @@ def design_from_canonical(
         organizer_institutions=tuple(dict.fromkeys(institutions)),
         organizer_participation=policy["choice"] if policy else None,
         submission_limit=submission_limit_from(
-            challenge.get(SUBMISSION_INSTRUCTIONS), challenge.get(PRE_EVALUATION)
+            challenge[Role.SUBMISSION_INSTRUCTIONS],
+            challenge[Role.PRE_EVALUATION],
         ),
         post_hoc_versions=post_hoc_versions,
     )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.conf import settings
+
+from config.json_input import loads_bounded
 
 
 def parse_team_lines(text: str) -> dict[str, str]:
@@ -66,7 +66,7 @@ class ExploratorySchemeForm(forms.Form):
 
     def clean_scheme(self) -> dict:
         try:
-            scheme = json.loads(self.cleaned_data["scheme"])
+            scheme = loads_bounded(self.cleaned_data["scheme"])
         except ValueError as exc:
             raise forms.ValidationError(f"Not valid JSON: {exc}") from None
         if not isinstance(scheme, dict):

@@ -6,12 +6,14 @@ results version (earlier versions are kept, never overwritten).
 
 from __future__ import annotations
 
+import csv
 import io
 import math
 import zipfile
 from dataclasses import dataclass, field
 from typing import Any
 
+import openpyxl
 import pandas as pd
 from django.conf import settings
 from django.db import transaction
@@ -30,11 +32,30 @@ XLSX_TYPES = (".xlsx",)
 
 
 class UploadError(ValueError):
-    """The file cannot be used at all; `errors` are row-level where possible."""
+    """The file cannot be used at all; `errors` are row-level where possible.
 
-    def __init__(self, errors: list[RowError] | list[str]):
-        self.errors = [str(e) for e in errors]
+    At most `MAX_REPORTED_ERRORS` are kept, then one line counting the rest, so
+    a file with a million bad cells gets a short answer, not a 97 MB one.
+    """
+
+    def __init__(self, errors: list[RowError] | list[str], *, total: int = 0):
+        self.errors = capped_messages(errors, total=total)
         super().__init__("; ".join(self.errors[:5]))
+
+
+def capped_messages(errors, *, total: int = 0) -> list[str]:
+    """The first `MAX_REPORTED_ERRORS` messages and "… and N more" (of `total`)."""
+    limit = settings.MAX_REPORTED_ERRORS
+    shown = [str(e) for e in errors[:limit]]
+    more = max(total, len(errors)) - len(shown)
+    if more > 0:
+        shown.append(f"… and {grouped(more)} more")
+    return shown
+
+
+def grouped(number: int) -> str:
+    """1234567 → "1 234 567" (the thin grouping used in messages)."""
+    return f"{number:,}".replace(",", " ")
 
 
 @dataclass(frozen=True)
@@ -65,7 +86,7 @@ class Preview:
 
 
 def read_upload(name: str, data: bytes) -> pd.DataFrame:
-    """Read an uploaded CSV or XLSX file, enforcing size and type limits."""
+    """Read an uploaded CSV or XLSX file, enforcing size, shape and type limits."""
     limit = settings.MAX_UPLOAD_BYTES
     if len(data) > limit:
         raise UploadError(
@@ -75,31 +96,135 @@ def read_upload(name: str, data: bytes) -> pd.DataFrame:
         raise UploadError(["The file is empty."])
     lower = (name or "").lower()
     if lower.endswith(XLSX_TYPES):
-        if not zipfile.is_zipfile(io.BytesIO(data)):
-            raise UploadError(["The .xlsx file is not a valid Excel workbook."])
-        try:
-            frame = pd.read_excel(io.BytesIO(data), dtype=str, keep_default_na=False)
-        except Exception as exc:  # openpyxl raises many types for broken files
-            raise UploadError([f"The workbook cannot be read: {exc}"]) from None
-        frame.columns = [str(c).strip() for c in frame.columns]
-        return frame
+        return _read_xlsx(data)
     if not lower.endswith(CSV_TYPES):
         raise UploadError(["Upload a .csv or .xlsx file."])
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UploadError([f"The CSV is not UTF-8 (byte {exc.start})."]) from None
+    _check_csv_shape(data)
     try:
         return read_results(io.BytesIO(data))
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         raise UploadError([f"The CSV cannot be parsed: {exc}"]) from None
 
 
+def _check_shape(*, rows: int, columns: int) -> None:
+    """Refuse a table over the row, column or cell limit (settings)."""
+    problems = []
+    if columns > settings.MAX_RESULTS_COLUMNS:
+        problems.append(
+            f"The table has {grouped(columns)} columns; the limit is "
+            f"{grouped(settings.MAX_RESULTS_COLUMNS)}."
+        )
+    if rows > settings.MAX_RESULTS_ROWS:
+        problems.append(
+            f"The table has more than {grouped(settings.MAX_RESULTS_ROWS)} rows "
+            "(the limit)."
+        )
+    if rows * columns > settings.MAX_RESULTS_CELLS:
+        problems.append(
+            f"The table has more than {grouped(settings.MAX_RESULTS_CELLS)} cells "
+            "(the limit)."
+        )
+    if problems:
+        raise UploadError(problems)
+
+
+def _check_csv_shape(data: bytes) -> None:
+    # Counted on the bytes before pandas builds anything: the header's fields
+    # and the line breaks (an upper bound on rows, as quoted breaks are rare).
+    first_line = data.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    try:
+        columns = len(next(csv.reader([first_line])))
+    except (csv.Error, StopIteration):
+        columns = first_line.count(",") + 1
+    rows = max(0, data.rstrip(b"\r\n").count(b"\n"))
+    _check_shape(rows=rows, columns=columns)
+
+
+def _read_xlsx(data: bytes) -> pd.DataFrame:
+    """Stream the first sheet after checking the archive's declared sizes.
+
+    `zipfile` never inflates a member past its declared size, so a bomb is
+    refused here before a byte of it is decompressed.
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        declared = sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise UploadError(["The .xlsx file is not a valid Excel workbook."]) from None
+    limit = settings.MAX_XLSX_UNCOMPRESSED_BYTES
+    if declared > limit:
+        raise UploadError(
+            [
+                f"The workbook unpacks to {grouped(declared)} bytes; the limit is "
+                f"{grouped(limit)} bytes. Upload the results as CSV or split them."
+            ]
+        )
+    try:
+        workbook = openpyxl.load_workbook(
+            io.BytesIO(data), read_only=True, data_only=True
+        )
+        try:
+            return _sheet_frame(workbook.worksheets[0])
+        finally:
+            workbook.close()
+    except UploadError:
+        raise
+    except Exception as exc:  # openpyxl raises many types for broken files
+        raise UploadError([f"The workbook cannot be read: {exc}"]) from None
+
+
+def _sheet_frame(sheet) -> pd.DataFrame:
+    rows = sheet.iter_rows(values_only=True)
+    header = _trimmed(next(rows, ()))
+    if not header:
+        raise UploadError(["The workbook's first sheet is empty."])
+    width = len(header)
+    _check_shape(rows=0, columns=width)
+    body: list[list[str]] = []
+    blank_run = 0
+    for number, row in enumerate(rows, start=2):
+        cells = _trimmed(row)
+        if len(cells) > width:
+            raise UploadError(
+                [f"Row {number} has {len(cells)} cells; the header has {width}."]
+            )
+        if not cells:
+            blank_run += 1
+            continue
+        body.extend([[""] * width] * blank_run)
+        blank_run = 0
+        body.append([_cell_text(c) for c in cells] + [""] * (width - len(cells)))
+        _check_shape(rows=len(body), columns=width)
+    frame = pd.DataFrame(body, columns=[_cell_text(c).strip() for c in header])
+    return frame.astype(str) if len(frame) else frame
+
+
+def _trimmed(row) -> tuple:
+    """The row without trailing empty cells."""
+    end = len(row)
+    while end and (row[end - 1] is None or row[end - 1] == ""):
+        end -= 1
+    return tuple(row[:end])
+
+
+def _cell_text(value) -> str:
+    # As pandas' reader with dtype=str: whole floats lose their ".0".
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def validated(frame: pd.DataFrame) -> pd.DataFrame:
     try:
         return validate_results(frame)
     except ResultsError as exc:
-        raise UploadError(exc.errors) from None
+        raise UploadError(exc.errors, total=exc.total) from None
 
 
 def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:

@@ -18,11 +18,12 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from ranking import SchemeError, parse_scheme, run_analysis, scheme_to_dict
+from ranking import run_analysis, scheme_to_dict
 from ranking.version import ENGINE_VERSION
 from registry.canonical import sha256_hex
 from registry.models import Registration
 from registry.permissions import is_chair, is_organizer
+from registry.schemes import check_run_limits, parse_bounded_scheme
 
 from . import run_state
 from .chunking import (
@@ -107,10 +108,7 @@ def _clean_exploratory(
     for task, data in by_task.items():
         if data is None:
             raise ValidationError({"scheme": f"No scheme given for task {task!r}."})
-        try:
-            cleaned[task] = scheme_to_dict(parse_scheme(data))
-        except SchemeError as exc:
-            raise ValidationError({"scheme": f"scheme.{exc}"}) from None
+        cleaned[task] = scheme_to_dict(parse_bounded_scheme(data))
     return cleaned
 
 
@@ -159,7 +157,8 @@ def start_analysis(
     """
     if not can_see_results(actor, results.registration):
         raise PermissionDenied("You cannot analyse these results.")
-    tasks = sorted(results_frame(results)["task"].unique())
+    frame = results_frame(results)
+    tasks = sorted(frame["task"].unique())
     exploratory = scheme is not None or schemes is not None
     if exploratory:
         by_task = _clean_exploratory(scheme, schemes, tasks)
@@ -167,6 +166,7 @@ def start_analysis(
         by_task = _registered_schemes(registered_design(results), tasks)
     if not by_task:
         raise ValidationError({"scheme": "No task of the results is registered."})
+    check_run_limits(by_task, frame)
     ResultsVersion.objects.select_for_update().filter(pk=results.pk).first()
     existing = _identical_pending_run(results, by_task, exploratory)
     if existing is not None:

@@ -58,10 +58,12 @@ class RowError:
 class ResultsError(ValueError):
     """The results table breaks the contract; ``errors`` lists every problem."""
 
-    def __init__(self, errors: list[RowError]):
+    def __init__(self, errors: list[RowError], *, total: int | None = None):
         self.errors = list(errors)
+        #: How many problems there were (``errors`` may keep only the first ones).
+        self.total = max(total or 0, len(self.errors))
         shown = "; ".join(str(e) for e in self.errors[:10])
-        more = len(self.errors) - 10
+        more = self.total - 10
         if more > 0:
             shown += f"; … and {more} more"
         super().__init__(f"invalid results table: {shown}")
@@ -220,7 +222,7 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
             )
     if errors:
         errors.sort(key=lambda e: (e.line is not None, e.line or 0))
-        raise ResultsError(errors[:_MAX_REPORTED])
+        raise ResultsError(errors[:_MAX_REPORTED], total=len(errors))
 
     for col in frame.columns:
         if col not in REQUIRED_COLUMNS and col != "target":

@@ -419,7 +419,8 @@ def describe_scheme(scheme: Scheme | dict[str, Any]) -> dict[str, str]:
     -------
     dict
         Keys ``"metrics"``, ``"ranking"``, ``"missing"``, ``"uncertainty"``,
-        ``"tests"`` (parameters 44, 46, 48, 49 and 50 of the 53-parameter list).
+        ``"tests"``: the metrics, rank computation, missing data, uncertainty and
+        statistical-test answers of a design.
     """
     s = parse_scheme(scheme)
     parts = [

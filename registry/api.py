@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Prefetch
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -14,9 +12,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import services
+from .access import conflict, get_challenge, get_task, visible_challenges
 from .models import Call, Challenge, Task
 from .parameters import PARAMETERS
-from .permissions import challenges_visible_to
 from .schemes import set_task_scheme
 from .selectors import completeness_of
 from .serializers import (
@@ -31,33 +29,6 @@ from .serializers import (
     parameter_data,
 )
 from .versions import StaleEditError, etag, version_from_if_match
-
-
-def visible_challenges(user):
-    return (
-        challenges_visible_to(user)
-        .select_related("call", "owner")
-        .prefetch_related(
-            "co_organizers",
-            "answers",
-            Prefetch("tasks", queryset=Task.objects.prefetch_related("answers")),
-        )
-    )
-
-
-def get_challenge(request: Request, pk: int) -> Challenge:
-    """The challenge if the user may see it; 404 otherwise (no existence leak)."""
-    return get_object_or_404(visible_challenges(request.user), pk=pk)
-
-
-def get_task(request: Request, pk: int) -> Task:
-    task = get_object_or_404(Task.objects.select_related("challenge"), pk=pk)
-    get_challenge(request, task.challenge_id)
-    return task
-
-
-def conflict(message: str, **extra) -> Response:
-    return Response({"detail": message, **extra}, status=status.HTTP_409_CONFLICT)
 
 
 def expected_version(request: Request, kind: str) -> int | None:

@@ -8,13 +8,15 @@ from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .api import get_challenge
+from config.json_input import BoundedJSONParser
+
+from .access import get_challenge
 from .exports import (
     MAX_IMPORT_BYTES,
     ImportRefusedError,
@@ -100,7 +102,7 @@ class ChallengeImport(APIView):
     ``{"detail", "errors"}`` naming every bad field; 413 above 5 MB.
     """
 
-    parser_classes = [JSONParser, MultiPartParser]
+    parser_classes = [BoundedJSONParser, MultiPartParser]
 
     @extend_schema(
         summary="Import an exported proposal as a new draft",

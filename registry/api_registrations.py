@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .access import conflict, get_challenge
 from .amendments import approve_amendment, propose_amendment, reject_amendment
-from .api import conflict, get_challenge
 from .diffs import design_diff
 from .models import Amendment, Challenge, Registration, RegistrationVersion
 from .permissions import can_view_challenge, is_chair, is_organizer

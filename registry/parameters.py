@@ -13,11 +13,41 @@ edit here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Literal
 
 from .answer_kinds import KINDS
 
 Level = Literal["challenge", "task"]
+
+
+class Role(StrEnum):
+    """What code reads a parameter for. Logic names a parameter by its role, never
+    by its Table 4.5 number: the catalogue entry below says which one it is."""
+
+    CHALLENGE_NAME = "challenge_name"
+    ORGANIZING_INSTITUTIONS = "organizing_institutions"
+    ORGANIZER_PARTICIPATION = "organizer_participation"
+    TRAINING_POLICY = "training_policy"
+    PRE_EVALUATION = "pre_evaluation"
+    SUBMISSION_INSTRUCTIONS = "submission_instructions"
+    FIELD_OF_APPLICATION = "field_of_application"
+    TASK_CATEGORY = "task_category"
+    IMAGING_MODALITY = "imaging_modality"
+    TEST_CASES = "test_cases"
+    METRICS = "metrics"
+    RANKING_METHOD = "ranking_method"  # prose derived from the scheme
+    MISSING_DATA = "missing_data"  # prose derived from the scheme
+    UNCERTAINTY = "uncertainty"  # prose derived from the scheme
+    STATISTICAL_TESTS = "statistical_tests"  # prose derived from the scheme
+
+    @property
+    def parameter(self) -> Parameter:
+        return BY_ROLE[self]
+
+    @property
+    def number(self) -> int:
+        return BY_ROLE[self].number
 
 
 @dataclass(frozen=True)
@@ -34,6 +64,7 @@ class Parameter:
     bias_items: tuple[str, ...]
     choices: tuple[str, ...] = ()
     not_applicable_allowed: bool = True
+    role: Role | None = None
 
     @property
     def key(self) -> str:
@@ -58,6 +89,7 @@ class Parameter:
 PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         number=1,
+        role=Role.CHALLENGE_NAME,
         group="Challenge organization",
         name="Challenge name",
         level="challenge",
@@ -98,6 +130,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=3,
+        role=Role.ORGANIZING_INSTITUTIONS,
         group="Challenge organization",
         name="Organizing institutions and contact person",
         level="challenge",
@@ -255,6 +288,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=10,
+        role=Role.ORGANIZER_PARTICIPATION,
         group="Participation conditions",
         name="Organizer participation policy",
         level="challenge",
@@ -283,6 +317,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=11,
+        role=Role.TRAINING_POLICY,
         group="Participation conditions",
         name="Training data policy",
         level="challenge",
@@ -310,6 +345,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=12,
+        role=Role.PRE_EVALUATION,
         group="Participation conditions",
         name="Pre-evaluation method",
         level="challenge",
@@ -380,6 +416,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=15,
+        role=Role.SUBMISSION_INSTRUCTIONS,
         group="Participation conditions",
         name="Submission instructions",
         level="challenge",
@@ -406,6 +443,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=16,
+        role=Role.FIELD_OF_APPLICATION,
         group="Mission of the challenge",
         name="Field(s) of application",
         level="task",
@@ -442,6 +480,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=17,
+        role=Role.TASK_CATEGORY,
         group="Mission of the challenge",
         name="Task category(ies)",
         level="task",
@@ -624,6 +663,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=25,
+        role=Role.IMAGING_MODALITY,
         group="Study conditions",
         name="Imaging modality(ies)",
         level="task",
@@ -899,6 +939,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=38,
+        role=Role.TEST_CASES,
         group="Challenge data sets",
         name="Number of test cases",
         level="task",
@@ -1011,6 +1052,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=44,
+        role=Role.METRICS,
         group="Assessment method",
         name="Metric(s)",
         level="task",
@@ -1053,6 +1095,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=46,
+        role=Role.RANKING_METHOD,
         group="Assessment method",
         name="Rank computation method",
         level="task",
@@ -1099,6 +1142,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=48,
+        role=Role.MISSING_DATA,
         group="Assessment method",
         name="Missing data handling",
         level="task",
@@ -1120,6 +1164,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=49,
+        role=Role.UNCERTAINTY,
         group="Assessment method",
         name="Uncertainty handling",
         level="task",
@@ -1139,6 +1184,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=50,
+        role=Role.STATISTICAL_TESTS,
         group="Assessment method",
         name="Statistical test(s)",
         level="task",
@@ -1227,6 +1273,7 @@ PARAMETERS: tuple[Parameter, ...] = (
 )
 
 BY_NUMBER: dict[int, Parameter] = {p.number: p for p in PARAMETERS}
+BY_ROLE: dict[Role, Parameter] = {p.role: p for p in PARAMETERS if p.role}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(p.group for p in PARAMETERS))
 
 

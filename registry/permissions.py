@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from reviews.enums import ACTIVE_ASSIGNMENT_STATES
+from django.db.models import Q, QuerySet
 
 from .enums import EDITABLE_STATES, ChallengeStatus
 from .models import Challenge
@@ -25,13 +26,30 @@ def is_chair(user, challenge: Challenge) -> bool:
     return user.is_authenticated and challenge.call.chairs.filter(pk=user.pk).exists()
 
 
-def is_assigned_reviewer(user, challenge: Challenge) -> bool:
-    """An assigned reviewer who has not declined."""
-    return (
-        user.is_authenticated
-        and challenge.assignments.filter(
-            reviewer=user, status__in=ACTIVE_ASSIGNMENT_STATES
-        ).exists()
+@dataclass(frozen=True)
+class ReaderRule:
+    """Who else may read a submitted proposal, declared by the app that knows.
+
+    The registry does not know who reviews it: `reviews` adds its rule (assigned
+    reviewers who have not declined) when it is ready. `allows` decides for one
+    proposal; `visible` is the same rule as a query for a signed-in user.
+    """
+
+    allows: Callable[[object, Challenge], bool]
+    visible: Callable[[object], Q]
+
+
+_READER_RULES: list[ReaderRule] = []
+
+
+def add_reader_rule(rule: ReaderRule) -> None:
+    if rule not in _READER_RULES:
+        _READER_RULES.append(rule)
+
+
+def _is_granted_reader(user, challenge: Challenge) -> bool:
+    return user.is_authenticated and any(
+        rule.allows(user, challenge) for rule in _READER_RULES
     )
 
 
@@ -45,7 +63,7 @@ def can_view_challenge(user, challenge: Challenge) -> bool:
     return (
         user.is_staff
         or is_chair(user, challenge)
-        or is_assigned_reviewer(user, challenge)
+        or _is_granted_reader(user, challenge)
     )
 
 
@@ -64,11 +82,9 @@ def challenges_visible_to(user) -> QuerySet[Challenge]:
         return Challenge.objects.filter(public)
     mine = Q(owner=user) | Q(co_organizers=user)
     beyond_draft = ~Q(status=ChallengeStatus.DRAFT)
-    reviewing = Q(
-        assignments__reviewer=user,
-        assignments__status__in=ACTIVE_ASSIGNMENT_STATES,
-    )
-    others = Q(call__chairs=user) | reviewing
+    others = Q(call__chairs=user)
+    for rule in _READER_RULES:
+        others |= rule.visible(user)
     if user.is_staff:
         return Challenge.objects.filter(public | mine | beyond_draft).distinct()
     return Challenge.objects.filter(public | mine | (beyond_draft & others)).distinct()

@@ -18,13 +18,13 @@ from ranking import describe_scheme
 
 from .diffs import Change
 from .models import Registration, RegistrationVersion
-from .parameters import Parameter, get_parameter
+from .parameters import Parameter, Role, get_parameter
 from .schemes import PROSE_FROM_SCHEME
 from .sections import sections_at
 from .services import NAME_PARAMETER
 
-CATEGORY_PARAMETER = 17
-MODALITY_PARAMETER = 25
+CATEGORY_PARAMETER = Role.TASK_CATEGORY.number
+MODALITY_PARAMETER = Role.IMAGING_MODALITY.number
 
 
 def document_of(version: RegistrationVersion) -> dict[str, Any]:

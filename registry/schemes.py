@@ -2,42 +2,108 @@
 
 The registry stores each task's scheme in the contract format
 (`shared/reference/ranking-scheme.md`), normalised by the engine, and derives
-the prose of parameters 46, 48, 49 and 50 from it, so prose and executable
-scheme cannot disagree.
+the prose of the rank computation method, missing data handling, uncertainty
+handling and statistical tests from it, so prose and executable scheme cannot
+disagree.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
 from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
+from ranking.scheme import Scheme
 
 from .models import Answer, Task
+from .parameters import Role
 from .services import require_edit, store_answer
 
-METRICS_PARAMETER = 44
-# Parameter number → key of `describe_scheme`.
-PROSE_FROM_SCHEME = {46: "ranking", 48: "missing", 49: "uncertainty", 50: "tests"}
+# Parameter number → key of `describe_scheme`: the prose a scheme writes.
+PROSE_FROM_SCHEME = {
+    Role.RANKING_METHOD.number: "ranking",
+    Role.MISSING_DATA.number: "missing",
+    Role.UNCERTAINTY.number: "uncertainty",
+    Role.STATISTICAL_TESTS.number: "tests",
+}
+METRICS = Role.METRICS.parameter
 
 
 def registered_metrics(task: Task) -> dict[str, dict[str, Any]]:
-    """The task's metrics from parameter 44, by name ({} when unanswered)."""
-    answer = Answer.objects.filter(task=task, number=METRICS_PARAMETER).first()
+    """The task's registered metrics, by name ({} when unanswered)."""
+    answer = Answer.objects.filter(task=task, number=METRICS.number).first()
     if answer is None or not answer.value:
         return {}
     return {m["name"]: m for m in answer.value["metrics"]}
 
 
-def clean_task_scheme(task: Task, data: Any) -> dict[str, Any]:
-    """Validate a scheme for `task`; returns it normalised ("as executed")."""
+def _grouped(number: int) -> str:
+    return f"{number:,}".replace(",", " ")
+
+
+def check_scheme_limits(scheme: Scheme) -> None:
+    """Refuse more bootstrap replicates than `MAX_BOOTSTRAP_REPLICATES`.
+
+    Shared by every path that stores or runs a scheme (editor, API, import,
+    amendments, the start of an analysis), so none of them can queue a run that
+    exhausts the worker's memory.
+    """
+    replicates, limit = scheme.uncertainty.bootstrap, settings.MAX_BOOTSTRAP_REPLICATES
+    if replicates > limit:
+        raise ValidationError(
+            {
+                "scheme": f"scheme.uncertainty.bootstrap: {_grouped(replicates)} "
+                f"bootstrap replicates; the limit is {_grouped(limit)}."
+            }
+        )
+
+
+def parse_bounded_scheme(data: Any) -> Scheme:
+    """The engine's parse, with its errors and the limits as ValidationError."""
     try:
         scheme = parse_scheme(data)
     except SchemeError as exc:
         raise ValidationError({"scheme": f"scheme.{exc}"}) from None
+    check_scheme_limits(scheme)
+    return scheme
+
+
+def check_run_limits(schemes: dict[str, dict[str, Any]], frame) -> None:
+    """Refuse a run whose bootstrap work exceeds `MAX_RUN_BOOTSTRAP_WORK`.
+
+    Work = replicates x cases x algorithms x metrics x targets, summed over
+    tasks (an upper bound of what the engine resamples).
+    """
+    work = 0
+    for task, data in schemes.items():
+        scheme = parse_bounded_scheme(data)
+        rows = frame[frame["task"] == task]
+        targets = max(1, rows["target"].nunique()) if "target" in rows else 1
+        work += (
+            scheme.uncertainty.bootstrap
+            * rows["case"].nunique()
+            * rows["algorithm"].nunique()
+            * len(scheme.metrics)
+            * targets
+        )
+    limit = settings.MAX_RUN_BOOTSTRAP_WORK
+    if work > limit:
+        raise ValidationError(
+            {
+                "scheme": f"The run would resample {_grouped(work)} ranks (bootstrap "
+                "replicates x cases x algorithms x metrics); the limit is "
+                f"{_grouped(limit)}. Use fewer bootstrap replicates."
+            }
+        )
+
+
+def clean_task_scheme(task: Task, data: Any) -> dict[str, Any]:
+    """Validate a scheme for `task`; returns it normalised ("as executed")."""
+    scheme = parse_bounded_scheme(data)
     metrics = registered_metrics(task)
     for name in scheme.metrics:
         if not metrics:
@@ -46,7 +112,7 @@ def clean_task_scheme(task: Task, data: Any) -> dict[str, Any]:
             raise ValidationError(
                 {
                     "scheme": f"scheme.metric: {name!r} is not among the task's "
-                    f"metrics (parameter 44: {sorted(metrics)})."
+                    f"metrics (parameter {METRICS.number}: {sorted(metrics)})."
                 }
             )
         if metrics[name]["higher_is_better"] != scheme.higher_is_better[name]:
@@ -54,7 +120,7 @@ def clean_task_scheme(task: Task, data: Any) -> dict[str, Any]:
                 {
                     "scheme": f"scheme.higher_is_better: {name} is registered as "
                     f"{'higher' if metrics[name]['higher_is_better'] else 'lower'} is "
-                    "better in parameter 44."
+                    f"better in parameter {METRICS.number}."
                 }
             )
     return scheme_to_dict(scheme)
@@ -88,7 +154,7 @@ def write_scheme_prose(task: Task, *, actor) -> None:
 def set_scheme_for_all_tasks(*, challenge, scheme: Any, actor) -> list[Task]:
     """The same scheme for every task of `challenge`: all of them or none.
 
-    Each task validates it against its own parameter 44; a refusal names the
+    Each task validates it against its own registered metrics; a refusal names the
     task (``tasks.<name>.scheme``) and rolls back every task.
     """
     tasks = list(challenge.tasks.all())

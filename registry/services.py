@@ -18,13 +18,13 @@ from django.db.models import F, Max
 from .completeness import Completeness
 from .enums import ALLOWED_TRANSITIONS, ChallengeStatus
 from .models import Answer, Call, Challenge, StatusChange, Task
-from .parameters import get_parameter
+from .parameters import Role, get_parameter
 from .permissions import can_edit_challenge, can_manage_organizers
 from .planning import PLANNING_QUESTIONS
 from .selectors import completeness_of
 from .versions import OtherChange, StaleEditError, bump, check, preview
 
-NAME_PARAMETER = 1
+NAME_PARAMETER = Role.CHALLENGE_NAME.number
 NAME_LIMIT = Challenge._meta.get_field("name").max_length
 
 
@@ -268,7 +268,10 @@ def store_answer(
     )
     if number == NAME_PARAMETER and len(cleaned) > NAME_LIMIT:
         raise ValidationError(
-            {"value": f"Parameter 1 (Challenge name): at most {NAME_LIMIT} characters."}
+            {
+                "value": f"Parameter {NAME_PARAMETER} (Challenge name): "
+                f"at most {NAME_LIMIT} characters."
+            }
         )
     answer = _stored_answer(challenge, task, number)
     if answer is not None and (answer.value, answer.not_applicable) == (

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.api import conflict, get_challenge
+from registry.access import conflict, get_challenge
 from registry.models import Challenge
 from registry.permissions import can_view_challenge, is_organizer
 from registry.serializers import completeness_data

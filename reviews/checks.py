@@ -4,21 +4,25 @@
 dict (so it works on any frozen revision too) and names only the parameter
 numbers each check needs. Checks advise; they never block a submission.
 
-Answers given as prose (46 rank computation, 48 missing data, 49 uncertainty,
-50 statistical tests) are read with simple keyword rules: case-insensitive,
-hyphens read as spaces ("per-metric" == "per metric"), on the text of the answer
-(value and details; a "not applicable" reason counts as no text):
+Answers given as prose (rank computation method, missing data handling,
+uncertainty handling, statistical tests) are read with simple keyword rules:
+case-insensitive, hyphens read as spaces ("per-metric" == "per metric"), on the
+text of the answer (value and details; a "not applicable" reason counts as no
+text):
 
-* missing-data rule (48 or 46): one of MISSING_RULE_WORDS, e.g. "worst value",
-  "set to 0", "penalised", "imputed", "last rank", "excluded";
-* median aggregation (46): the word "median";
-* uncertainty analysis (49 or 50): one of UNCERTAINTY_WORDS, e.g. "bootstrap",
-  "confidence interval", "leave-one-out", "stability", "significance";
-* executable ranking scheme (46): it must say how to aggregate
+* missing-data rule (missing data handling or rank computation): one of
+  MISSING_RULE_WORDS, e.g. "worst value", "set to 0", "penalised", "imputed",
+  "last rank", "excluded";
+* median aggregation (rank computation): the word "median";
+* uncertainty analysis (uncertainty handling or statistical tests): one of
+  UNCERTAINTY_WORDS, e.g. "bootstrap", "confidence interval", "leave-one-out",
+  "stability", "significance";
+* executable ranking scheme (rank computation): it must say how to aggregate
   (AGGREGATION_WORDS), in which order or by which method (ORDER_WORDS) and how
   ties are ranked (TIE_WORDS);
-* combining several metrics (46 or the details of 44): one of COMBINE_WORDS,
-  e.g. "mean rank", "combined", "weighted", "per metric", "across metrics".
+* combining several metrics (rank computation or the details of the metrics):
+  one of COMBINE_WORDS, e.g. "mean rank", "combined", "weighted", "per metric",
+  "across metrics".
 """
 
 from __future__ import annotations
@@ -27,13 +31,19 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from registry.parameters import BY_NUMBER
+from registry.parameters import BY_NUMBER, Role
 
 Severity = Literal["error", "warning", "info"]
 
-ORGANIZER_POLICY, TRAINING_POLICY = 10, 11
-TASK_CATEGORY, TEST_CASES, METRICS = 17, 38, 44
-RANKING, MISSING_DATA, UNCERTAINTY, STATISTICAL_TESTS = 46, 48, 49, 50
+ORGANIZER_POLICY = Role.ORGANIZER_PARTICIPATION.number
+TRAINING_POLICY = Role.TRAINING_POLICY.number
+TASK_CATEGORY = Role.TASK_CATEGORY.number
+TEST_CASES = Role.TEST_CASES.number
+METRICS = Role.METRICS.number
+RANKING = Role.RANKING_METHOD.number
+MISSING_DATA = Role.MISSING_DATA.number
+UNCERTAINTY = Role.UNCERTAINTY.number
+STATISTICAL_TESTS = Role.STATISTICAL_TESTS.number
 MIN_TEST_CASES = 10
 
 MISSING_RULE_WORDS = (

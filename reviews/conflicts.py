@@ -2,7 +2,7 @@
 
 A reviewer's institutions are `Profile.institution` plus every institution they
 declared a conflict with; the organizers' institutions are the owner's and
-co-organizers' profile institutions plus those named in parameter 3
+co-organizers' profile institutions plus the organizing institutions answered
 (`{"institutions": [...]}`). Names compare case-insensitively with whitespace
 normalised ("  German  Cancer Research Center" == "german cancer research center").
 """
@@ -10,11 +10,12 @@ normalised ("  German  Cancer Research Center" == "german cancer research center
 from __future__ import annotations
 
 from registry.models import Challenge
+from registry.parameters import Role
 from registry.permissions import is_organizer
 
 from .models import ConflictDeclaration
 
-INSTITUTIONS_PARAMETER = 3
+INSTITUTIONS_PARAMETER = Role.ORGANIZING_INSTITUTIONS.number
 
 
 def normalise_institution(name: str) -> str:

@@ -25,6 +25,7 @@ from accounts.models import Role
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
 from registry.parameters import BY_NUMBER
+from registry.parameters import Role as ParameterRole
 from registry.permissions import is_chair, is_organizer
 from registry.selectors import completeness_of
 
@@ -33,7 +34,14 @@ from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
 from .models import Assignment, ProposalVersion, Review
 
 # Parameters whose choices describe what a proposal is about (for suggestions).
-TOPIC_PARAMETERS = (16, 17, 25)  # field of application, task category, modality
+TOPIC_PARAMETERS = tuple(
+    role.number
+    for role in (
+        ParameterRole.FIELD_OF_APPLICATION,
+        ParameterRole.TASK_CATEGORY,
+        ParameterRole.IMAGING_MODALITY,
+    )
+)
 
 
 def user_named(username: Any, *, field: str = "reviewer"):
@@ -247,8 +255,8 @@ class Suggestion:
 
 def suggest_reviewers(challenge: Challenge, *, limit: int = 20) -> list[Suggestion]:
     """Reviewers ranked by the overlap of their expertise keywords with the
-    proposal's task categories (17), modalities (25) and fields of application
-    (16); already assigned and conflicted reviewers are left out."""
+    proposal's task categories, imaging modalities and fields of application;
+    already assigned and conflicted reviewers are left out."""
     wanted = proposal_keywords(challenge)
     assigned = set(challenge.assignments.values_list("reviewer_id", flat=True))
     candidates = (

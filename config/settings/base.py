@@ -141,6 +141,33 @@ MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", str(50 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
+
+# Limits against hostile input and runaway work; each answers a threat listed in
+# docs/security.md (the one table of limits, settings and defaults).
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
+# XLSX: the sum of the archive's *declared* uncompressed sizes (zip bombs).
+MAX_XLSX_UNCOMPRESSED_BYTES = env_int("MAX_XLSX_UNCOMPRESSED_BYTES", 100 * 1024 * 1024)
+# Results tables (CSV and XLSX): data rows, columns, and rows x columns.
+MAX_RESULTS_ROWS = env_int("MAX_RESULTS_ROWS", 2_000_000)
+MAX_RESULTS_COLUMNS = env_int("MAX_RESULTS_COLUMNS", 100)
+MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
+# Error lists returned to the uploader: the first N, then "… and M more".
+MAX_REPORTED_ERRORS = env_int("MAX_REPORTED_ERRORS", 100)
+# JSON bodies and imported documents: nesting depth and size.
+MAX_JSON_DEPTH = env_int("MAX_JSON_DEPTH", 32)
+MAX_JSON_BYTES = env_int("MAX_JSON_BYTES", 5 * 1024 * 1024)
+# Ranking schemes: bootstrap replicates per scheme, and bootstrap work per run
+# (replicates x cases x algorithms, summed over tasks and ranking keys).
+MAX_BOOTSTRAP_REPLICATES = env_int("MAX_BOOTSTRAP_REPLICATES", 100_000)
+MAX_RUN_BOOTSTRAP_WORK = env_int("MAX_RUN_BOOTSTRAP_WORK", 5_000_000_000)
+# Staged previews of results uploads, per user (older ones are purged first).
+MAX_STAGED_UPLOADS_PER_USER = env_int("MAX_STAGED_UPLOADS_PER_USER", 5)
+MAX_STAGED_BYTES_PER_USER = env_int("MAX_STAGED_BYTES_PER_USER", 100 * 1024 * 1024)
+STAGED_UPLOAD_MAX_AGE_SECONDS = env_int("STAGED_UPLOAD_MAX_AGE_SECONDS", 24 * 3600)
+
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
@@ -163,6 +190,11 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": None,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.json_input.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Challenge design registry API",

@@ -6,7 +6,7 @@ Document (schema ``challenge-registry/proposal``, version 1)::
       "schema": "challenge-registry/proposal",
       "schema_version": 1,
       "call": "miccai-2027",                 # slug of the call
-      "name": "Decathlon",                    # informational, mirrors parameter 1
+      "name": "Decathlon",                    # informational, mirrors the name answer
       "status": "accepted",                   # informational, never imported
       "planning": {"duration": "full day"},  # the call's planning answers
       "answers": [                            # challenge level, ordered by number
@@ -37,13 +37,14 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from ranking import SchemeError, parse_scheme, scheme_to_dict
+from config.json_input import JSONLimitError, loads_bounded
+from ranking import scheme_to_dict
 
 from .. import services
 from ..canonical import canonical_json_bytes
 from ..models import Answer, Call, Challenge
-from ..parameters import Parameter, get_parameter
-from ..schemes import clean_task_scheme
+from ..parameters import Parameter, Role, get_parameter
+from ..schemes import clean_task_scheme, parse_bounded_scheme
 
 SCHEMA = "challenge-registry/proposal"
 SCHEMA_VERSION = 1
@@ -161,7 +162,9 @@ def parse_document(raw: bytes) -> Any:
             [f"file: is not UTF-8 text (byte {exc.start + 1})."]
         ) from None
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return loads_bounded(text, parse_constant=_refuse_constant)
+    except JSONLimitError as exc:
+        raise ImportRefusedError([f"file: {exc}"]) from None
     except ValueError as exc:
         raise ImportRefusedError([f"file: is not valid JSON: {exc}."]) from None
 
@@ -318,9 +321,10 @@ class _Validator:
 
     def scheme(self, value: Any, *, where: str) -> dict[str, Any] | None:
         try:
-            return scheme_to_dict(parse_scheme(value))
-        except SchemeError as exc:
-            self.error(f"{where}.{exc}")
+            return scheme_to_dict(parse_bounded_scheme(value))
+        except ValidationError as exc:
+            for message in exc.messages:
+                self.error(f"{where}.{message.removeprefix('scheme.')}")
             return None
 
     def planning(self, value: Any) -> dict[str, Any]:
@@ -388,7 +392,8 @@ def validate_document(data: Any, *, call: Call | None = None) -> dict[str, Any]:
         name = data.get("name")
         if not isinstance(name, str) or not name.strip():
             check.error(
-                "name: give the challenge a name (answer parameter 1 Challenge name)."
+                "name: give the challenge a name (answer parameter "
+                f"{Role.CHALLENGE_NAME.number} Challenge name)."
             )
         elif len(name.strip()) > CHALLENGE_NAME_LIMIT:
             check.error(f"name: at most {CHALLENGE_NAME_LIMIT} characters.")

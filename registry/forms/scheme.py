@@ -1,6 +1,6 @@
 """The ranking-scheme form: every option of the contract, no JSON typing.
 
-Metrics are chosen from the task's parameter 44, which also gives their
+Metrics are chosen from the task's registered metrics, which also gives their
 direction (shown, never re-entered) and the default substitute for missing
 results (the registered worst value). The form only assembles the scheme; the
 engine validates it (`registry.schemes.clean_task_scheme`) and its message,
@@ -15,6 +15,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from config.json_input import loads_bounded
 from ranking.scheme import (
     CONSENSUS_RULES,
     METHODS,
@@ -26,6 +27,7 @@ from ranking.scheme import (
     TIES,
 )
 
+from ..parameters import Role
 from ..schemes import clean_task_scheme
 
 LABELS = {
@@ -92,12 +94,13 @@ def _number_text(value: Any) -> Any:
 
 
 class SchemeForm(forms.Form):
-    """One task's scheme. `metrics` are the task's parameter-44 entries."""
+    """One task's scheme. `metrics` are the task's registered metrics."""
 
     metrics = forms.MultipleChoiceField(
         widget=forms.CheckboxSelectMultiple,
         label="Metric(s) ranked",
-        help_text="From parameter 44; the direction is the registered one.",
+        help_text=f"From parameter {Role.METRICS.number}; the direction is the "
+        "registered one.",
     )
     metric_as_list = forms.BooleanField(required=False, widget=forms.HiddenInput)
     combine = forms.ChoiceField(
@@ -330,7 +333,7 @@ class SchemeJsonForm(forms.Form):
     def clean_scheme_json(self):
         text = self.cleaned_data["scheme_json"]
         try:
-            return json.loads(text)
+            return loads_bounded(text)
         except ValueError as exc:
             raise forms.ValidationError(f"scheme: not valid JSON ({exc}).") from None
 

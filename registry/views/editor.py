@@ -12,13 +12,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from .. import services
+from ..access import editable_challenge, task_of
 from ..forms import PlanningForm, SectionForm
+from ..links import section_url
 from ..schemes import PROSE_FROM_SCHEME
 from ..sections import section_for, sections_at
 from ..selectors import answer_versions, answers_of, completeness_of
 from ..versions import StaleEditError
-from ._access import editable_challenge, task_of
-from ._links import section_url
 
 
 def _sequence(challenge) -> list[tuple[object, object | None]]:

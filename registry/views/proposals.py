@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -11,12 +9,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from .. import services
-from ..completeness import Completeness
+from ..access import owned_challenge, visible_challenge
 from ..enums import ChallengeStatus
 from ..forms import CoOrganizerForm, NewProposalForm, TaskNameForm
+from ..links import parameter_url
 from ..models import Call, Challenge
+from ..overview import proposal_parts
 from ..page_cache import cache_public_get
-from ..parameters import Parameter
 from ..permissions import (
     PUBLIC_STATES,
     can_edit_challenge,
@@ -25,10 +24,7 @@ from ..permissions import (
     is_organizer,
 )
 from ..planning import PLANNING_QUESTIONS, unanswered_planning
-from ..sections import sections_at
-from ..selectors import answers_of, completeness_of, proposals_of
-from ._access import owned_challenge, visible_challenge
-from ._links import parameter_url, section_url
+from ..selectors import completeness_of, proposals_of
 
 
 @cache_public_get
@@ -64,49 +60,6 @@ def new_proposal(request):
             messages.success(request, "Proposal created. Add its tasks next.")
             return redirect("registry:overview", challenge.pk)
     return render(request, "registry/new_proposal.html", {"form": form})
-
-
-@dataclass(frozen=True)
-class Row:
-    parameter: Parameter
-    text: str
-    not_applicable: str
-    url: str
-
-
-@dataclass(frozen=True)
-class Part:
-    """The challenge level, or one task, with its sections of answered rows."""
-
-    task: object | None
-    sections: list[tuple[object, str, list[Row], object]]
-
-
-def proposal_parts(challenge: Challenge, completeness: Completeness) -> list[Part]:
-    """The read-only rendering of a design (overview and review pages)."""
-    answers = answers_of(challenge)
-    levels = [("challenge", None), *(("task", t) for t in challenge.tasks.all())]
-    parts = []
-    for level, task in levels:
-        task_id = task.pk if task else None
-        sections = []
-        for section in sections_at(level):
-            rows = []
-            for parameter in section.parameters:
-                stored = answers.get((task_id, parameter.number))
-                rows.append(
-                    Row(
-                        parameter,
-                        parameter.to_text(stored.value) if stored else "",
-                        stored.not_applicable if stored else "",
-                        parameter_url(challenge, parameter, task_id),
-                    )
-                )
-            url = section_url(challenge, section, task_id)
-            tally = completeness.section(section.group, task_id)
-            sections.append((section, url, rows, tally))
-        parts.append(Part(task, sections))
-    return parts
 
 
 def _render_overview(request, challenge: Challenge, *, refused=None, status=200):

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from ..access import visible_challenge
 from ..diffs import design_diff
 from ..exports import build_design_data_from_document, render_design_pdf
 from ..models import AmendmentStatus, Call, Registration
@@ -25,7 +26,6 @@ from ..public import (
 )
 from ..registration import register_challenge
 from ..services import TransitionError
-from ._access import visible_challenge
 
 
 @login_required

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from ..access import editable_challenge, task_of
 from ..forms.scheme import SchemeForm, SchemeJsonForm, scheme_json_text
 from ..scheme_preview import preview_scheme
 from ..schemes import (
@@ -16,7 +17,6 @@ from ..schemes import (
     set_scheme_for_all_tasks,
     set_task_scheme,
 )
-from ._access import editable_challenge, task_of
 
 
 def scheme_url(challenge, task) -> str:

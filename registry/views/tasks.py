@@ -9,8 +9,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from .. import services
+from ..access import editable_challenge, owned_challenge, task_of
 from ..forms import CoOrganizerForm, TaskNameForm
-from ._access import editable_challenge, owned_challenge, task_of
 
 TASKS_ANCHOR = "#tasks"
 

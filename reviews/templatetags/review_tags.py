@@ -12,11 +12,11 @@ from django.urls import reverse
 
 from accounts.models import Role
 from registry.enums import ChallengeStatus
+from registry.links import parameter_url
 from registry.models import Call
 from registry.parameters import BY_NUMBER
 from registry.permissions import is_organizer
 from registry.snapshots import design_snapshot
-from registry.views._links import parameter_url
 
 from .. import selectors
 from ..checks import checks_for

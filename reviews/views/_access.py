@@ -8,9 +8,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from registry.access import visible_challenge
 from registry.models import Call, Challenge
 from registry.permissions import can_view_challenge, is_organizer
-from registry.views._access import visible_challenge
 
 from .. import selectors
 from ..enums import ACTIVE_ASSIGNMENT_STATES

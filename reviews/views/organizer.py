@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from registry.enums import ChallengeStatus
+from registry.links import parameter_url
 from registry.selectors import completeness_of
 from registry.services import TransitionError
-from registry.views._links import parameter_url
 
 from .. import services
 from ..forms import ResubmitForm

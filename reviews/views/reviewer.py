@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 
 from registry.diffs import word_diff
 from registry.enums import ChallengeStatus
+from registry.overview import proposal_parts
 from registry.selectors import completeness_of
 from registry.services import TransitionError
-from registry.views.proposals import proposal_parts
 
 from .. import selectors, services
 from ..enums import AssignmentStatus

@@ -47,6 +47,6 @@ def browser():
 def page(browser, live_server):
     context = browser.new_context(base_url=live_server.url)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     yield page
     context.close()

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 
-from registry.parameters import GROUPS, PARAMETERS, get_parameter
+from registry.parameters import GROUPS, PARAMETERS, Role, get_parameter
 
 REFERENCE = (
     Path(__file__).resolve().parents[3] / "shared/reference/bias_parameters_53.tsv"
@@ -123,3 +123,30 @@ def test_schedule_events_are_sorted_by_date():
         }
     )
     assert [e["event"] for e in value["events"]] == ["Training data", "Results"]
+
+
+def test_every_role_names_exactly_one_parameter():
+    roles = [p.role for p in PARAMETERS if p.role is not None]
+    assert sorted(roles) == sorted(Role)
+
+
+def test_roles_point_at_the_table_4_5_numbers():
+    # The public numbers (004 Table 4.5) the roles stand for.
+    assert {role: role.number for role in Role} == {
+        Role.CHALLENGE_NAME: 1,
+        Role.ORGANIZING_INSTITUTIONS: 3,
+        Role.ORGANIZER_PARTICIPATION: 10,
+        Role.TRAINING_POLICY: 11,
+        Role.PRE_EVALUATION: 12,
+        Role.SUBMISSION_INSTRUCTIONS: 15,
+        Role.FIELD_OF_APPLICATION: 16,
+        Role.TASK_CATEGORY: 17,
+        Role.IMAGING_MODALITY: 25,
+        Role.TEST_CASES: 38,
+        Role.METRICS: 44,
+        Role.RANKING_METHOD: 46,
+        Role.MISSING_DATA: 48,
+        Role.UNCERTAINTY: 49,
+        Role.STATISTICAL_TESTS: 50,
+    }
+    assert Role.METRICS.parameter.kind == "metrics"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from ..models import Challenge
-from ..parameters import Parameter
-from ..sections import Section, section_of
+from .models import Challenge
+from .parameters import Parameter
+from .sections import Section, section_of
 
 
 def section_url(challenge: Challenge, section: Section, task_id: int | None) -> str:

@@ -1,0 +1,73 @@
+"""Command line (contract §4): ``casemodel RESULTS.csv --metadata META.csv
+--spec SPEC.json --output OUT.json [--scheme SCHEME.json]``.
+
+Exit status 0 on success; 2 with a one-line ``error: …`` naming the problem
+(unknown column, unknown task, a characteristic with one level, …) otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from ranking import ResultsError, read_results
+
+from .errors import CaseModelError
+from .metadata import read_metadata
+from .run import fit_case_models
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser(prog: str = "casemodel") -> argparse.ArgumentParser:
+    """The argument parser (shared with ``manage.py casemodel``)."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Fit mixed models of case characteristics (which properties "
+        "of a test case make algorithms fail).",
+    )
+    parser.add_argument("results", help="results table (CSV, or .xlsx)")
+    parser.add_argument(
+        "--metadata", required=True, help="case metadata table (CSV, or .xlsx)"
+    )
+    parser.add_argument("--spec", required=True, help="model specification (JSON)")
+    parser.add_argument("--output", required=True, help="write the output JSON here")
+    parser.add_argument(
+        "--scheme", default=None, help='ranking scheme (JSON), for {"top": k}'
+    )
+    return parser
+
+
+def _load_json(path: str, what: str):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise CaseModelError(f"{what} {path}: not valid JSON ({exc.msg})") from exc
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 2 bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the usage message
+        return int(exc.code or 0)
+    try:
+        spec = _load_json(args.spec, "specification")
+        scheme = _load_json(args.scheme, "scheme") if args.scheme else None
+        results = read_results(args.results)
+        metadata = read_metadata(args.metadata)
+        output = fit_case_models(results, metadata, spec, scheme=scheme)
+        text = json.dumps(output, indent=2, allow_nan=False, ensure_ascii=False)
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    except ResultsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as exc:
+        print(f"error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
+    return 0
