@@ -28,7 +28,13 @@ from .serializers import (
     completeness_data,
     parameter_data,
 )
-from .versions import StaleEditError, etag, version_from_if_match
+from .versions import (
+    OtherChange,
+    StaleEditError,
+    check,
+    etag,
+    version_from_if_match,
+)
 
 
 def expected_version(request: Request, kind: str) -> int | None:
@@ -151,11 +157,18 @@ class TaskDetail(APIView):
         data.is_valid(raise_exception=True)
         try:
             with transaction.atomic():
-                expected = expected_version(request, "task")
-                if expected is not None and (
-                    Task.objects.select_for_update().get(pk=task.pk).version != expected
-                ):
-                    raise StaleEditError([])
+                current = Task.objects.select_for_update().get(pk=task.pk)
+                check(
+                    expected_version(request, "task"),
+                    current.version,
+                    lambda: OtherChange(
+                        f"Task “{current.name}”",
+                        "another organizer",
+                        None,
+                        f"name “{current.name}”, scheme "
+                        + ("set" if current.scheme else "not set"),
+                    ),
+                )
                 if "name" in data.validated_data:
                     services.rename_task(
                         task=task, name=data.validated_data["name"], actor=request.user

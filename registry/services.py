@@ -111,7 +111,10 @@ def update_challenge(
         expected_version,
         current.version,
         lambda: OtherChange(
-            "The challenge", "another organizer", current.updated, current.name
+            "The proposal's name or planning answers",
+            "another organizer",
+            current.updated,
+            f"name “{current.name}”, {len(current.planning)} planning answer(s)",
         ),
     )
     if name is not None:

@@ -133,6 +133,11 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
     )
 
 
+def _current_version(challenge) -> int:
+    challenge.refresh_from_db(fields=["version"])
+    return challenge.version
+
+
 def _form_over(form: SectionForm, data, versions: dict[int, int]) -> SectionForm:
     """The refused form again with the editor's input, now based on the current
     versions: saving it again replaces the other change knowingly."""
@@ -152,12 +157,22 @@ def _form_over(form: SectionForm, data, versions: dict[int, int]) -> SectionForm
 @login_required
 def planning(request, pk: int):
     challenge = editable_challenge(request, pk)
-    form = PlanningForm(request.POST or None, initial=challenge.planning)
+    initial = {**challenge.planning, "version": challenge.version}
+    form = PlanningForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             services.update_challenge(
-                challenge=challenge, actor=request.user, planning=form.planning()
+                challenge=challenge,
+                actor=request.user,
+                planning=form.planning(),
+                expected_version=form.cleaned_data.get("version"),
             )
+        except StaleEditError as exc:
+            form = PlanningForm(
+                {**request.POST.dict(), "version": str(_current_version(challenge))}
+            )
+            form.is_valid()
+            form.add_error(None, str(exc))
         except ValidationError as exc:
             for key, errors in exc.message_dict.items():
                 field = key.removeprefix("planning.")

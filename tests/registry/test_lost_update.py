@@ -173,3 +173,34 @@ def test_the_api_answers_412_to_a_stale_if_match(
     assert late.status_code == 412
     assert late.json()["changes"][0]["changed_by"] == "carla"
     assert stored(proposal, 5).value == "B"
+
+
+def test_the_planning_form_refuses_a_stale_save(client, proposal, organizer, colleague):
+    url = reverse("registry:planning", args=[proposal.pk])
+    client.force_login(organizer)
+    shown = client.get(url).content.decode()
+    version = re.search(r'name="version" value="(\d+)"', shown).group(1)
+    services.update_challenge(challenge=proposal, actor=colleague, name="Renamed")
+
+    refused = client.post(url, {"version": version})
+
+    assert refused.status_code == 200
+    assert "someone else changed this" in refused.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.name == "Renamed"
+    again = re.search(r'name="version" value="(\d+)"', refused.content.decode())
+    assert client.post(url, {"version": again.group(1)}).status_code == 302
+
+
+def test_a_task_patch_from_a_stale_copy_is_412(organizer_api, proposal, organizer):
+    task = services.add_task(challenge=proposal, name="Brain", actor=organizer)
+    url = f"/api/v1/tasks/{task.pk}/"
+    etag = organizer_api.get(url)["ETag"]
+    services.rename_task(task=task, name="Heart", actor=organizer)
+    stale = organizer_api.patch(
+        url, {"name": "Liver"}, format="json", HTTP_IF_MATCH=etag
+    )
+    assert stale.status_code == 412
+    assert stale.json()["changes"][0]["now"].startswith("name “Heart”")
+    task.refresh_from_db()
+    assert task.name == "Heart"
