@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-ingest bench-registry bench-report loadtest serve clean
+.PHONY: demo test lint faults bench bench-ingest bench-registry bench-report loadtest serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
+
+# The fault suite (issue 20): private PostgreSQL + Redis servers, real workers;
+# kills, restarts and fills them. Skips (exit 0) unless DATABASE_URL is PostgreSQL.
+faults: $(STAMP)
+	$(PY) -m tests.faults.stack $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m ranking.benchmark

@@ -683,10 +683,4 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
         decimal comma is named as such) or not finite, each group of duplicate
         rows (naming all its lines), and algorithms with no row in a task.
     """
-    def __init__(
-        self, errors: list[RowError], *, total: int | None = None, source: str = ""
-    ):
-        self.errors = list(errors)
-        #: How many problems there were (``errors`` may keep only the first ones).
-        self.total = max(total or 0, len(self.errors))
-        self.source = source
+    return _validate_raw(_raw_from_frame(frame)).to_frame()

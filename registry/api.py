@@ -32,6 +32,33 @@ from .serializers import (
     completeness_data,
     parameter_data,
 )
+from .versions import (
+    OtherChange,
+    StaleEditError,
+    check,
+    etag,
+    version_from_if_match,
+)
+
+
+def expected_version(request: Request, kind: str) -> int | None:
+    """The version named by If-Match (None without one)."""
+    try:
+        return version_from_if_match(request.headers.get("If-Match"), kind)
+    except ValueError as exc:
+        raise StaleEditError([]) from exc
+
+
+def precondition_failed(exc: StaleEditError) -> Response:
+    return Response(
+        {"detail": str(exc), "changes": [c.to_dict() for c in exc.changes]},
+        status=status.HTTP_412_PRECONDITION_FAILED,
+    )
+
+
+def with_etag(response: Response, instance) -> Response:
+    response["ETag"] = etag(instance)
+    return response
 
 
 class ParameterList(APIView):
@@ -87,17 +114,29 @@ class ChallengeList(APIView):
 class ChallengeDetail(APIView):
     @extend_schema(responses=ChallengeSerializer)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(ChallengeSerializer(get_challenge(request, pk)).data)
+        challenge = get_challenge(request, pk)
+        return with_etag(Response(ChallengeSerializer(challenge).data), challenge)
 
-    @extend_schema(request=ChallengeUpdateSerializer, responses=ChallengeSerializer)
+    @extend_schema(
+        request=ChallengeUpdateSerializer,
+        responses={200: ChallengeSerializer, 412: OpenApiTypes.OBJECT},
+    )
     def patch(self, request: Request, pk: int) -> Response:
+        """If-Match (the ETag of a GET) refuses a save from a stale copy: 412."""
         challenge = get_challenge(request, pk)
         data = ChallengeUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.update_challenge(
-            challenge=challenge, actor=request.user, **data.validated_data
-        )
-        return Response(ChallengeSerializer(get_challenge(request, pk)).data)
+        try:
+            services.update_challenge(
+                challenge=challenge,
+                actor=request.user,
+                expected_version=expected_version(request, "challenge"),
+                **data.validated_data,
+            )
+        except StaleEditError as exc:
+            return precondition_failed(exc)
+        challenge = get_challenge(request, pk)
+        return with_etag(Response(ChallengeSerializer(challenge).data), challenge)
 
     @extend_schema(responses={204: None, 409: OpenApiTypes.OBJECT})
     def delete(self, request: Request, pk: int) -> Response:
@@ -124,23 +163,44 @@ class TaskList(APIView):
 class TaskDetail(APIView):
     @extend_schema(responses=TaskSerializer)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(TaskSerializer(get_task(request, pk)).data)
+        task = get_task(request, pk)
+        return with_etag(Response(TaskSerializer(task).data), task)
 
-    @extend_schema(request=TaskUpdateSerializer, responses=TaskSerializer)
+    @extend_schema(
+        request=TaskUpdateSerializer,
+        responses={200: TaskSerializer, 412: OpenApiTypes.OBJECT},
+    )
     def patch(self, request: Request, pk: int) -> Response:
+        """If-Match (the ETag of a GET) refuses a save from a stale copy: 412."""
         task = get_task(request, pk)
         data = TaskUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        with transaction.atomic():
-            if "name" in data.validated_data:
-                services.rename_task(
-                    task=task, name=data.validated_data["name"], actor=request.user
+        try:
+            with transaction.atomic():
+                current = Task.objects.select_for_update().get(pk=task.pk)
+                check(
+                    expected_version(request, "task"),
+                    current.version,
+                    lambda: OtherChange(
+                        f"Task “{current.name}”",
+                        "another organizer",
+                        None,
+                        f"name “{current.name}”, scheme "
+                        + ("set" if current.scheme else "not set"),
+                    ),
                 )
-            if "scheme" in request.data:
-                set_task_scheme(
-                    task=task, scheme=request.data["scheme"], actor=request.user
-                )
-        return Response(TaskSerializer(get_task(request, pk)).data)
+                if "name" in data.validated_data:
+                    services.rename_task(
+                        task=task, name=data.validated_data["name"], actor=request.user
+                    )
+                if "scheme" in request.data:
+                    set_task_scheme(
+                        task=task, scheme=request.data["scheme"], actor=request.user
+                    )
+        except StaleEditError as exc:
+            return precondition_failed(exc)
+        task = get_task(request, pk)
+        return with_etag(Response(TaskSerializer(task).data), task)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:
@@ -154,34 +214,52 @@ class _AnswerView(APIView):
     def target(self, request: Request, pk: int) -> tuple[Challenge, Task | None]:
         raise NotImplementedError
 
-    @extend_schema(request=AnswerWriteSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=AnswerWriteSerializer,
+        responses={200: OpenApiTypes.OBJECT, 412: OpenApiTypes.OBJECT},
+    )
     def put(self, request: Request, pk: int, number: int) -> Response:
+        """If-Match (the answer's ETag, or its "version" as "answer-N-v<version>",
+        v0 for none yet) refuses a save from a stale copy: 412."""
         challenge, task = self.target(request, pk)
         data = AnswerWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        answer = services.answer_parameter(
-            challenge=challenge,
-            task=task,
-            number=number,
-            actor=request.user,
-            value=request.data.get("value"),
-            not_applicable=request.data.get("not_applicable"),
-        )
-        return Response(
+        try:
+            answer = services.answer_parameter(
+                challenge=challenge,
+                task=task,
+                number=number,
+                actor=request.user,
+                value=request.data.get("value"),
+                not_applicable=request.data.get("not_applicable"),
+                expected_version=expected_version(request, "answer"),
+            )
+        except StaleEditError as exc:
+            return precondition_failed(exc)
+        response = Response(
             {
                 "number": answer.number,
                 "task": task.pk if task else None,
                 "value": answer.value,
                 "not_applicable": answer.not_applicable or None,
+                "version": answer.version,
             }
         )
+        return with_etag(response, answer)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(responses={204: None, 412: OpenApiTypes.OBJECT})
     def delete(self, request: Request, pk: int, number: int) -> Response:
         challenge, task = self.target(request, pk)
-        services.clear_answer(
-            challenge=challenge, task=task, number=number, actor=request.user
-        )
+        try:
+            services.clear_answer(
+                challenge=challenge,
+                task=task,
+                number=number,
+                actor=request.user,
+                expected_version=expected_version(request, "answer"),
+            )
+        except StaleEditError as exc:
+            return precondition_failed(exc)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -66,6 +66,9 @@ class Challenge(models.Model):
     duplicated_from = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    version = models.PositiveIntegerField(
+        default=1, help_text="Counts saves of the name and planning (lost updates)."
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -165,6 +168,9 @@ class Task(DesignRecord):
         blank=True,
         help_text="Executable ranking scheme (shared/reference/ranking-scheme.md).",
     )
+    version = models.PositiveIntegerField(
+        default=1, help_text="Counts saves of the name and scheme (lost updates)."
+    )
 
     class Meta:
         ordering = ["position", "id"]
@@ -192,6 +198,9 @@ class Answer(DesignRecord):
     not_applicable = models.TextField(
         blank=True,
         help_text="Reason the parameter does not apply (counts as answered).",
+    )
+    version = models.PositiveIntegerField(
+        default=1, help_text="Counts saves of this answer (lost updates)."
     )
     updated = models.DateTimeField(auto_now=True)
     updated_by = models.ForeignKey(

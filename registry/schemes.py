@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 
 from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
 from ranking.scheme import Scheme
@@ -130,7 +131,9 @@ def set_task_scheme(*, task: Task, scheme: Any, actor) -> Task:
     """Store the task's scheme and rewrite the prose parameters it determines."""
     require_edit(actor, task.challenge)
     task.scheme = clean_task_scheme(task, scheme)
-    task.save(update_fields=["scheme"])
+    task.version = F("version") + 1  # lost-update protection (registry/versions.py)
+    task.save(update_fields=["scheme", "version"])
+    task.refresh_from_db(fields=["version"])
     write_scheme_prose(task, actor=actor)
     return task
 

@@ -15,6 +15,13 @@ def answers_of(challenge: Challenge) -> dict[tuple[int | None, int], StoredAnswe
     }
 
 
+def answer_versions(challenge: Challenge, task_id: int | None) -> dict[int, int]:
+    """Parameter → version of the stored answers of the challenge or one task."""
+    return dict(
+        challenge.answers.filter(task_id=task_id).values_list("number", "version")
+    )
+
+
 def completeness_of(challenge: Challenge) -> Completeness:
     return compute_completeness(
         answers=answers_of(challenge),

@@ -31,7 +31,11 @@ def parameter_data(parameter: Parameter) -> dict[str, Any]:
 
 def answers_data(answers: list[Answer]) -> dict[str, dict[str, Any]]:
     return {
-        str(a.number): {"value": a.value, "not_applicable": a.not_applicable or None}
+        str(a.number): {
+            "value": a.value,
+            "not_applicable": a.not_applicable or None,
+            "version": a.version,  # send it back as If-Match (lost updates)
+        }
         for a in sorted(answers, key=lambda a: a.number)
     }
 
@@ -41,7 +45,7 @@ class TaskSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Task
-        fields = ["id", "name", "position", "scheme", "answers"]
+        fields = ["id", "name", "position", "scheme", "version", "answers"]
 
     def get_answers(self, task: Task) -> dict[str, dict[str, Any]]:
         return answers_data(list(task.answers.all()))
@@ -67,6 +71,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "owner",
             "co_organizers",
             "planning",
+            "version",
             "answers",
             "tasks",
             "created",

@@ -22,6 +22,7 @@ from .parameters import Role, get_parameter
 from .permissions import can_edit_challenge, can_manage_organizers, is_organizer
 from .planning import PLANNING_QUESTIONS
 from .selectors import completeness_of
+from .versions import OtherChange, StaleEditError, bump, check, preview
 
 NAME_PARAMETER = Role.CHALLENGE_NAME.number
 NAME_LIMIT = Challenge._meta.get_field("name").max_length
@@ -116,15 +117,32 @@ def update_challenge(
     actor,
     name: str | None = None,
     planning: dict[str, Any] | None = None,
+    expected_version: int | None = None,
 ) -> Challenge:
+    """Save the name and/or planning; ``expected_version`` refuses a save made
+    from a stale copy (StaleEditError)."""
     require_edit(actor, challenge)
+    current = Challenge.objects.select_for_update().get(pk=challenge.pk)
+    check(
+        expected_version,
+        current.version,
+        lambda: OtherChange(
+            "The proposal's name or planning answers",
+            "another organizer",
+            current.updated,
+            f"name “{current.name}”, {len(current.planning)} planning answer(s)",
+        ),
+    )
     if name is not None:
         answer_parameter(
             challenge=challenge, number=NAME_PARAMETER, value=name, actor=actor
         )
     if planning is not None:
-        challenge.planning = clean_planning(planning)
-        challenge.save(update_fields=["planning", "updated"])
+        planning = clean_planning(planning)
+        if planning != current.planning:
+            challenge.planning = planning
+            bump(challenge)
+            challenge.save(update_fields=["planning", "version", "updated"])
     challenge.refresh_from_db()
     return challenge
 
@@ -165,8 +183,12 @@ def answer_parameter(
     task: Task | None = None,
     value: Any = None,
     not_applicable: str | None = None,
+    expected_version: int | None = None,
 ) -> Answer:
-    """Store one answer (a value, or a reason why the parameter does not apply)."""
+    """Store one answer (a value, or a reason why the parameter does not apply).
+
+    ``expected_version``: the answer's version the caller saw (0: none yet);
+    a save from a stale copy is refused with StaleEditError."""
     require_edit(actor, challenge)
     return store_answer(
         challenge=challenge,
@@ -175,6 +197,7 @@ def answer_parameter(
         task=task,
         value=value,
         not_applicable=not_applicable,
+        expected_version=expected_version,
     )
 
 
@@ -218,6 +241,28 @@ def clean_answer(
         ) from None
 
 
+def _changed_by_other(number: int, answer: Answer | None) -> OtherChange:
+    what = f"Parameter {number} ({get_parameter(number).name})"
+    if answer is None:
+        return OtherChange(what, "another organizer", None, "(cleared)")
+    now = (
+        f"not applicable: {answer.not_applicable}"
+        if answer.not_applicable
+        else preview(answer.value)
+    )
+    by = answer.updated_by.get_username() if answer.updated_by else "someone"
+    return OtherChange(what, by, answer.updated, now)
+
+
+def _stored_answer(challenge: Challenge, task: Task | None, number: int):
+    return (
+        Answer.objects.select_for_update(of=("self",))
+        .select_related("updated_by")
+        .filter(challenge=challenge, task=task, number=number)
+        .first()
+    )
+
+
 @transaction.atomic
 def store_answer(
     *,
@@ -227,11 +272,13 @@ def store_answer(
     task: Task | None = None,
     value: Any = None,
     not_applicable: str | None = None,
+    expected_version: int | None = None,
 ) -> Answer:
     """Validate and write an answer without the organizer check.
 
     Callers are responsible for permission: `answer_parameter` for organizers,
-    approved amendments for chairs.
+    approved amendments for chairs. An unchanged answer is not written; a
+    changed one from a stale copy (``expected_version``) is refused.
     """
     if task is not None and task.challenge_id != challenge.pk:
         raise ValidationError({"task": "The task belongs to another challenge."})
@@ -245,26 +292,51 @@ def store_answer(
                 f"at most {NAME_LIMIT} characters."
             }
         )
-    answer, _ = Answer.objects.update_or_create(
-        challenge=challenge,
-        task=task,
-        number=number,
-        defaults={"value": cleaned, "not_applicable": reason, "updated_by": actor},
+    answer = _stored_answer(challenge, task, number)
+    if answer is not None and (answer.value, answer.not_applicable) == (
+        cleaned,
+        reason,
+    ):
+        return answer  # a save touches only what it changes
+    check(
+        expected_version,
+        answer.version if answer else 0,
+        lambda: _changed_by_other(number, answer),
     )
+    if answer is None:
+        answer = Answer(challenge=challenge, task=task, number=number)
+    else:
+        bump(answer)
+    answer.value, answer.not_applicable, answer.updated_by = cleaned, reason, actor
+    answer.save()
+    answer.refresh_from_db()
     if number == NAME_PARAMETER:
         challenge.name = cleaned
-    challenge.save(update_fields=["name", "updated"])
+        bump(challenge)
+        challenge.save(update_fields=["name", "version", "updated"])
+        challenge.refresh_from_db(fields=["version"])
+    else:  # only the time: never write back a name read earlier
+        challenge.save(update_fields=["updated"])
     return answer
 
 
 @transaction.atomic
 def clear_answer(
-    *, challenge: Challenge, number: int, actor, task: Task | None = None
+    *,
+    challenge: Challenge,
+    number: int,
+    actor,
+    task: Task | None = None,
+    expected_version: int | None = None,
 ) -> None:
     require_edit(actor, challenge)
     if number == NAME_PARAMETER:
         raise ValidationError({"number": "The challenge name cannot be cleared."})
-    Answer.objects.filter(challenge=challenge, task=task, number=number).delete()
+    answer = _stored_answer(challenge, task, number)
+    if answer is None:
+        return
+    check(expected_version, answer.version, lambda: _changed_by_other(number, answer))
+    answer.delete()
     challenge.save(update_fields=["updated"])
 
 
@@ -288,20 +360,31 @@ def answer_section(
     actor,
     answers: Mapping[int, SectionAnswer],
     task: Task | None = None,
+    seen_versions: Mapping[int, int] | None = None,
 ) -> None:
     """Store the answers of one editor section: all of them or none.
 
     Every parameter is tried, so the ValidationError raised at the end (keyed by
     `Parameter.key`) names every refused field; raising it rolls back the rest.
+    Only changed answers are written. ``seen_versions`` (parameter → version
+    shown in the form, 0 for none): an answer changed by someone else since is
+    not overwritten; StaleEditError names every such change.
     """
     require_edit(actor, challenge)
+    Challenge.objects.select_for_update().filter(pk=challenge.pk).first()
     errors: dict[str, list[str]] = {}
+    changes = []
     for number, answer in answers.items():
+        expected = None if seen_versions is None else seen_versions.get(number, 0)
         try:
             with transaction.atomic():
                 if answer.is_empty:
                     clear_answer(
-                        challenge=challenge, task=task, number=number, actor=actor
+                        challenge=challenge,
+                        task=task,
+                        number=number,
+                        actor=actor,
+                        expected_version=expected,
                     )
                 else:
                     answer_parameter(
@@ -311,9 +394,14 @@ def answer_section(
                         actor=actor,
                         value=answer.value,
                         not_applicable=answer.not_applicable,
+                        expected_version=expected,
                     )
+        except StaleEditError as exc:
+            changes += exc.changes
         except ValidationError as exc:
             errors[get_parameter(number).key] = exc.messages
+    if changes:
+        raise StaleEditError(changes)
     if errors:
         raise ValidationError(errors)
 
@@ -348,10 +436,22 @@ def add_task(*, challenge: Challenge, name: str, actor) -> Task:
 
 
 @transaction.atomic
-def rename_task(*, task: Task, name: str, actor) -> Task:
+def rename_task(
+    *, task: Task, name: str, actor, expected_version: int | None = None
+) -> Task:
     require_edit(actor, task.challenge)
-    task.name = _clean_task_name(task.challenge, name, exclude=task.pk)
-    task.save(update_fields=["name"])
+    current = Task.objects.select_for_update().get(pk=task.pk)
+    check(
+        expected_version,
+        current.version,
+        lambda: OtherChange("The task", "another organizer", None, current.name),
+    )
+    name = _clean_task_name(task.challenge, name, exclude=task.pk)
+    if name != current.name:
+        task.name = name
+        bump(task)
+        task.save(update_fields=["name", "version"])
+        task.refresh_from_db(fields=["name", "version"])
     return task
 
 

@@ -37,3 +37,14 @@ def test_dockerfile_is_multi_stage_and_runs_as_non_root():
     assert "USER app" in dockerfile
     assert "collectstatic" in dockerfile
     assert '"gunicorn", "config.wsgi:application"' in dockerfile
+
+
+def test_every_service_restarts_and_the_watchdog_runs_every_minute():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    for name, service in services.items():
+        assert service.get("restart") == "unless-stopped", name
+    watchdog = services["jobs-watchdog"]["command"]
+    assert "manage.py resume_jobs" in watchdog
+    assert "sleep 60;" in watchdog
+    assert "/health/" in " ".join(services["web"]["healthcheck"]["test"])

@@ -1,5 +1,6 @@
 """Test settings: fast hashing, in-memory mail, synchronous jobs."""
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -11,4 +12,7 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # The real-worker tests start workers with JOBS_SYNCHRONOUS=0 so they fan out.
 JOBS_SYNCHRONOUS = env_bool("JOBS_SYNCHRONOUS", True)  # noqa: F405
 ANALYSIS_REPORT_FIGURES = False  # tests that check figures switch them on
-MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="registry-test-media-"))
+# The fault suite shares one media directory with its worker processes.
+MEDIA_ROOT = Path(
+    os.environ.get("TEST_MEDIA_ROOT") or tempfile.mkdtemp(prefix="registry-test-media-")
+)

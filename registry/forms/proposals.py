@@ -50,9 +50,17 @@ class PlanningForm(CrispyFormMixin, forms.Form):
         super().__init__(*args, **kwargs)
         for question in PLANNING_QUESTIONS:
             self.fields[question.key] = _planning_field(question)
+        # The challenge's version as shown: a save from a stale copy is refused.
+        self.fields["version"] = forms.IntegerField(
+            required=False, min_value=1, widget=forms.HiddenInput
+        )
 
     def planning(self) -> dict[str, Any]:
-        return {k: v for k, v in self.cleaned_data.items() if v not in (None, "")}
+        return {
+            k: v
+            for k, v in self.cleaned_data.items()
+            if k != "version" and v not in (None, "")
+        }
 
 
 def _planning_field(question) -> forms.Field:

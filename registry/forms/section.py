@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from django import forms
@@ -43,10 +44,20 @@ class SectionForm(CrispyFormMixin, forms.Form):
         section: Section,
         answers: dict[int, StoredAnswer],
         derived: frozenset[int] = frozenset(),
+        versions: dict[int, int] | None = None,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
         self.section = section
+        # The versions of the answers as shown: a save from a stale copy is
+        # refused instead of overwriting someone else's change.
+        self.fields["versions"] = forms.CharField(
+            required=False, widget=forms.HiddenInput
+        )
+        numbers = {p.number for p in section.parameters}
+        self.initial["versions"] = json.dumps(
+            {str(n): v for n, v in sorted((versions or {}).items()) if n in numbers}
+        )
         # Parameters written by the ranking scheme: shown, never saved from here.
         self.derived = derived
         self.helper.form_tag = False
@@ -127,6 +138,17 @@ class SectionForm(CrispyFormMixin, forms.Form):
             answers[parameter.number] = SectionAnswer(value=value)
         self.answers = answers
         return cleaned
+
+    def seen_versions(self) -> dict[int, int] | None:
+        """Parameter → version the editor saw (None: not sent, not checked)."""
+        raw = self.data.get("versions")
+        if not raw:
+            return None
+        try:
+            versions = {int(n): int(v) for n, v in json.loads(raw).items()}
+        except (ValueError, TypeError, AttributeError):
+            return None
+        return {p.number: versions.get(p.number, 0) for p in self.section.parameters}
 
     def add_service_errors(self, error: ValidationError) -> None:
         """Show errors raised by `services.answer_section` next to their field."""

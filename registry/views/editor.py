@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -15,7 +17,8 @@ from ..forms import PlanningForm, SectionForm
 from ..links import section_url
 from ..schemes import PROSE_FROM_SCHEME
 from ..sections import section_for, sections_at
-from ..selectors import answers_of, completeness_of
+from ..selectors import answer_versions, answers_of, completeness_of
+from ..versions import StaleEditError
 
 
 def _sequence(challenge) -> list[tuple[object, object | None]]:
@@ -47,9 +50,15 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
         if task is not None and task.scheme
         else frozenset()
     )
+    versions = answer_versions(challenge, task_id)
     form = SectionForm(
-        request.POST or None, section=current, answers=stored, derived=derived
+        request.POST or None,
+        section=current,
+        answers=stored,
+        derived=derived,
+        versions=versions,
     )
+    conflict = None
     steps = _sequence(challenge)
     index = next(
         i for i, (s, t) in enumerate(steps) if s == current and (t and t.pk) == task_id
@@ -64,14 +73,23 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
     if request.method == "POST" and form.is_valid():
         try:
             services.answer_section(
-                challenge=challenge, task=task, actor=request.user, answers=form.answers
+                challenge=challenge,
+                task=task,
+                actor=request.user,
+                answers=form.answers,
+                seen_versions=form.seen_versions(),
             )
+        except StaleEditError as exc:
+            conflict = exc
+            form = _form_over(form, request.POST, answer_versions(challenge, task_id))
         except ValidationError as exc:
             form.add_service_errors(exc)
         else:
             messages.success(request, f"Saved “{current.group}”.")
             return redirect(next_url if "save_next" in request.POST else here)
-    if form.errors:
+    if conflict is not None:
+        messages.error(request, "Nothing was saved: someone else changed this section.")
+    elif form.errors:
         messages.error(request, "Nothing was saved: correct the marked fields.")
     completeness = completeness_of(challenge)
     tally = completeness.section(current.group, task_id)
@@ -91,6 +109,7 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
         "task": task,
         "section": current,
         "form": form,
+        "conflict": conflict,
         "blocks": form.blocks(),
         "here": here,
         "next_url": next_url,
@@ -110,19 +129,50 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
         request,
         "registry/edit_section.html",
         context,
-        status=400 if form.errors else 200,
+        status=409 if conflict else 400 if form.errors else 200,
     )
+
+
+def _current_version(challenge) -> int:
+    challenge.refresh_from_db(fields=["version"])
+    return challenge.version
+
+
+def _form_over(form: SectionForm, data, versions: dict[int, int]) -> SectionForm:
+    """The refused form again with the editor's input, now based on the current
+    versions: saving it again replaces the other change knowingly."""
+    data = data.copy()
+    data["versions"] = json.dumps({str(n): v for n, v in versions.items()})
+    again = SectionForm(
+        data,
+        section=form.section,
+        answers={},
+        derived=form.derived,
+        versions=versions,
+    )
+    again.is_valid()
+    return again
 
 
 @login_required
 def planning(request, pk: int):
     challenge = editable_challenge(request, pk)
-    form = PlanningForm(request.POST or None, initial=challenge.planning)
+    initial = {**challenge.planning, "version": challenge.version}
+    form = PlanningForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             services.update_challenge(
-                challenge=challenge, actor=request.user, planning=form.planning()
+                challenge=challenge,
+                actor=request.user,
+                planning=form.planning(),
+                expected_version=form.cleaned_data.get("version"),
             )
+        except StaleEditError as exc:
+            form = PlanningForm(
+                {**request.POST.dict(), "version": str(_current_version(challenge))}
+            )
+            form.is_valid()
+            form.add_error(None, str(exc))
         except ValidationError as exc:
             for key, errors in exc.message_dict.items():
                 field = key.removeprefix("planning.")

@@ -4,6 +4,7 @@ errors, failed with a reason a person can act on, retried by a person."""
 import errno
 import os
 import socket
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -252,3 +253,21 @@ def test_only_organizers_and_chairs_retry(api, results, chair):
     assert api.post(f"/api/v1/analyses/{failed.pk}/retry/").status_code == 404
     failed.refresh_from_db()
     assert failed.status == "failed"
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(
+    JOBS_SYNCHRONOUS=False, CELERY_BROKER_URL="", JOBS_HEARTBEAT_SECONDS=0.05
+)
+def test_an_in_process_job_beats_and_finishes(results, chair):
+    """Without a broker (the demo) the job runs in a thread of the web
+    process, with its heartbeat thread beside it."""
+    run = services.start_analysis(results=results, actor=chair, scheme=SCHEME)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        run.refresh_from_db()
+        if run.status in ("done", "failed"):
+            break
+        time.sleep(0.2)
+    assert (run.status, run.error, run.attempt) == ("done", "", 1)
+    assert run.enqueued is not None

@@ -1,0 +1,277 @@
+"""The fault suite's servers and workers (see tests/faults/stack.py).
+
+Every test here needs the private PostgreSQL cluster and Redis server that
+`make faults` starts (FAULTS_DIR); elsewhere the suite is skipped.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection, connections
+
+from analysis import ingest
+from analysis.models import AnalysisRun
+from analysis.services import compute_output, results_frame
+from config.celery import app
+from tests.analysis.django.conftest import SCHEME, registration, results_csv
+from tests.faults.stack import PostgresCluster, RedisServer
+
+ROOT = Path(__file__).resolve().parents[2]
+FAULTS_DIR = os.environ.get("FAULTS_DIR")
+
+# Long enough to be interrupted (~10 s here), short enough for a few-minute suite.
+SLOW_SCHEME = {
+    **SCHEME,
+    "uncertainty": {"bootstrap": 1500, "seed": 11, "rank_ci": ["bootstrap"]},
+}
+STALE_SECONDS = 15  # the default is 60; shorter keeps the suite short
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/faults/" in str(item.fspath):
+            item.add_marker(pytest.mark.faults)
+            if not FAULTS_DIR:
+                reason = "run through `make faults` (private servers)"
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+class Stack:
+    """The private servers, restartable by the tests."""
+
+    def __init__(self):
+        base = Path(FAULTS_DIR)
+        self.base = base
+        self.postgres = PostgresCluster.__new__(PostgresCluster)
+        self.postgres.data, self.postgres.sockets = base / "pgdata", base / "pgsock"
+        self.postgres.log = base / "postgres.log"
+        self.postgres.port = int(os.environ["FAULTS_PG_PORT"])
+        self.redis = RedisServer.__new__(RedisServer)
+        self.redis.port = int(os.environ["FAULTS_REDIS_PORT"])
+        self.redis.log = base / "redis.log"
+        self.redis.process = None
+
+    @property
+    def redis_url(self) -> str:
+        return f"redis://127.0.0.1:{self.redis.port}/0"
+
+    def stop_redis(self) -> None:
+        """The launcher started it; stop whatever listens on the port."""
+        subprocess.run(
+            ["redis-cli", "-p", str(self.redis.port), "shutdown", "nosave"],
+            capture_output=True,
+            check=False,
+        )
+        if self.redis.process is not None:  # one this suite restarted: reap it
+            self.redis.process.wait(timeout=10)
+        self.redis.process = None
+
+    def start_redis(self) -> None:
+        self.redis.start()
+
+    def restart_postgres(self) -> None:
+        self.postgres.restart()
+        for alias in connections:
+            connections[alias].close()
+
+
+@pytest.fixture(scope="session")
+def stack():
+    servers = Stack()
+    yield servers
+    if servers.redis.process is not None:  # restarted by a test: stop it here
+        servers.redis.stop()
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    return f"postgres://postgres@127.0.0.1:{db['PORT']}/{db['NAME']}"
+
+
+class Workers:
+    """Celery worker processes on a private queue, against the test database."""
+
+    def __init__(self, stack: Stack, tmp_path: Path, media: Path):
+        self.stack, self.tmp_path, self.media = stack, tmp_path, media
+        self.queue = f"faults-{os.getpid()}-{time.monotonic_ns()}"
+        self.processes: list[tuple[subprocess.Popen, Path]] = []
+
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_URL": database_url(),
+            "TEST_MEDIA_ROOT": str(self.media),
+            "CELERY_BROKER_URL": self.stack.redis_url,
+            "CELERY_TASK_DEFAULT_QUEUE": self.queue,
+            "JOBS_SYNCHRONOUS": "0",
+            "JOBS_HEARTBEAT_SECONDS": "1",
+            "JOBS_STALE_SECONDS": str(STALE_SECONDS),
+            "JOBS_RETRY_SECONDS": "2",
+        }
+
+    def start(self, *, pool: str = "solo") -> subprocess.Popen:
+        index = len(self.processes)
+        log = self.tmp_path / f"worker-{index}.log"
+        concurrency = ["--concurrency=1"] if pool == "prefork" else []
+        with log.open("w") as out:
+            process = subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "celery", "-A", "config", "worker"),
+                    f"--pool={pool}",
+                    *concurrency,
+                    "--loglevel=INFO",
+                    *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+                    *("-Q", self.queue, f"--hostname=faults-{index}@%h"),
+                ],
+                cwd=ROOT,
+                env=self.env(),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        self.processes.append((process, log))
+        return process
+
+    def logs(self) -> str:
+        return "\n".join(log.read_text() for _, log in self.processes)
+
+    def stop(self) -> None:
+        for process, _ in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process, _ in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+@pytest.fixture
+def media(tmp_path, settings) -> Path:
+    """This test's media storage, shared with its workers."""
+    path = tmp_path / "media"
+    path.mkdir()
+    settings.MEDIA_ROOT = path
+    return path
+
+
+@pytest.fixture
+def workers(stack, tmp_path, media, settings):
+    """Start workers with ``workers.start()``; the web side (this process)
+    sends its jobs to their queue through the private Redis."""
+    pool = Workers(stack, tmp_path, media)
+    previous = (app.conf.broker_url, app.conf.task_default_queue)
+    app.conf.broker_url, app.conf.task_default_queue = stack.redis_url, pool.queue
+    settings.CELERY_BROKER_URL = stack.redis_url
+    settings.JOBS_SYNCHRONOUS = False
+    settings.JOBS_STALE_SECONDS = STALE_SECONDS
+    try:
+        yield pool
+    finally:
+        app.conf.broker_url, app.conf.task_default_queue = previous
+        pool.stop()
+
+
+class Watchdog:
+    """What compose's jobs-watchdog does (every minute), every 3 s here."""
+
+    def __init__(self):
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _loop(self) -> None:
+        while not self.stop.wait(3):
+            try:
+                call_command("resume_jobs", stdout=io.StringIO())
+            except Exception:  # the database may be restarting: next round
+                pass
+            finally:
+                connection.close()
+
+
+@pytest.fixture
+def watchdog():
+    dog = Watchdog()
+    dog.thread.start()
+    yield dog
+    dog.stop.set()
+    dog.thread.join(timeout=30)
+
+
+@pytest.fixture
+def big_results(registration, organizer):
+    raw = ingest.read_upload(
+        "results.csv",
+        results_csv(n_cases=200, algorithms=tuple(f"A{i}" for i in range(8))),
+    )
+    return ingest.commit_results(
+        registration=registration, raw=raw, original_name="results.csv", actor=organizer
+    )
+
+
+_EXPECTED: dict[str, str] = {}
+
+
+def expected_output(run: AnalysisRun) -> str:
+    """The uninterrupted run's output (computed here once per scheme)."""
+    key = json.dumps([run.results.sha256, run.scheme, run.seed], sort_keys=True)
+    if key not in _EXPECTED:
+        frame = results_frame(run.results)
+        output = compute_output(frame, run.scheme, seed=run.seed)
+        _EXPECTED[key] = json.dumps(output, sort_keys=True)
+    return _EXPECTED[key]
+
+
+def output_of(run: AnalysisRun) -> str:
+    return json.dumps(run.output, sort_keys=True)
+
+
+def wait_for(predicate, *, seconds: float, every: float = 0.5, what: str = ""):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def run_state(run_id: int) -> AnalysisRun:
+    try:
+        return AnalysisRun.objects.get(pk=run_id)
+    except Exception:
+        connection.close()
+        raise
+
+
+def pool_children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+
+
+def media_files(root: Path) -> set[str]:
+    return {
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and ".health" not in p.parts
+    }
+
+
+__all__ = ["registration", "settings"]
