@@ -147,10 +147,10 @@ OPEN_REVIEW_STATES = (*ASSIGNABLE_STATES, ChallengeStatus.REVISION_REQUESTED)
 
 @transaction.atomic
 def recheck_assignments(*, challenge: Challenge) -> list[Assignment]:
-    """Withdraw every open assignment of `challenge` that is now in conflict.
+    """Withdraw the open assignments of a challenge whose reviewer now conflicts.
 
     Called whenever who organizes a proposal, or where they work, changes (a
-    co-organizer added, a new owner, parameter 3, a profile's institution, a
+    co-organizer added, a new owner, the organizers answer, a profile's institution, a
     declaration): an assignment made before the change must not survive it.
     The chairs get a notice; the reviewer loses access at once.
     """
