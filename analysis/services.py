@@ -232,11 +232,14 @@ def retry_analysis(*, run: AnalysisRun, actor=None) -> AnalysisRun:
 
 def _enqueue_run(run_id: int) -> None:
     def sent(ok: bool) -> None:
-        queued = AnalysisRun.objects.filter(pk=run_id, status=AnalysisStatus.QUEUED)
+        run = AnalysisRun.objects.filter(pk=run_id)
         if ok:
-            queued.update(enqueued=timezone.now())
+            # not filtered on QUEUED: a fast worker may have started it already
+            run.update(enqueued=timezone.now())
         else:
-            queued.update(enqueued=None, note=run_state.QUEUE_DOWN_NOTE)
+            run.filter(status=AnalysisStatus.QUEUED).update(
+                enqueued=None, note=run_state.QUEUE_DOWN_NOTE
+            )
 
     enqueue(execute_analysis, run_id, on_sent=sent)
 

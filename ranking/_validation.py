@@ -238,7 +238,7 @@ def _parse_csv(text: str, source: str) -> _RawTable:
             lines.append(start)
     bad = _field_count_errors(rows, lines, len(header))
     if bad:
-        raise ResultsError(_capped(bad), source=source)
+        raise _refuse(bad, source)
     data = np.empty((len(rows), len(header)), dtype=object)
     if rows:
         data[:] = rows
@@ -563,14 +563,9 @@ def _absent_algorithm_errors(
     return errors
 
 
-def _capped(errors: list[RowError]) -> list[RowError]:
-    if len(errors) <= _MAX_REPORTED:
-        return errors
-    rest = len(errors) - _MAX_REPORTED
-    return [
-        *errors[:_MAX_REPORTED],
-        RowError(None, f"… and {rest} more problems of the kinds above"),
-    ]
+def _refuse(errors: list[RowError], source: str) -> ResultsError:
+    """The first ``_MAX_REPORTED`` problems; ``total`` counts them all."""
+    return ResultsError(errors[:_MAX_REPORTED], total=len(errors), source=source)
 
 
 def _validate_raw(raw: _RawTable) -> ResultsTable:
@@ -610,7 +605,7 @@ def _validate_raw(raw: _RawTable) -> ResultsTable:
     errors += _absent_algorithm_errors(codes, categories)
     if errors:
         errors.sort(key=lambda e: (e.line is not None, e.line or 0))
-        raise ResultsError(_capped(errors), source=raw.source)
+        raise _refuse(errors, raw.source)
     extras = {
         col: raw.columns[col]
         for col in raw.header

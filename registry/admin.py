@@ -12,6 +12,7 @@ class CallAdmin(admin.ModelAdmin):
 class TaskInline(admin.TabularInline):
     model = Task
     extra = 0
+    readonly_fields = ["version"]  # edit versions count saves; never typed in
 
 
 @admin.register(Challenge)
@@ -21,7 +22,7 @@ class ChallengeAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     inlines = [TaskInline]
     # Status changes go through services.set_challenge_state, never the admin form.
-    readonly_fields = ["status", "revision"]
+    readonly_fields = ["status", "revision", "version"]
 
 
 @admin.register(StatusChange)
@@ -30,4 +31,8 @@ class StatusChangeAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in StatusChange._meta.fields]
 
 
-admin.site.register(Answer)
+@admin.register(Answer)
+class AnswerAdmin(admin.ModelAdmin):
+    list_display = ["challenge", "task", "number", "updated"]
+    readonly_fields = ["version", "updated_by"]
+

@@ -98,7 +98,6 @@ def test_csv_cell_limit():
         ingest.read_upload("r.csv", data)
 
 
-@pytest.mark.xfail(reason="ingest and engine caps count differently", strict=True)
 def test_error_list_is_capped_with_a_count(organizer_api, registration):
     rows = "".join(f"Brain,c{i},A1,DSC,bad\n" for i in range(5000))
     data = ("task,case,algorithm,metric,value\n" + rows).encode()

@@ -53,7 +53,6 @@ def test_orm_bulk_update_and_delete_are_refused(registration):
         challenge.save()
 
 
-@pytest.mark.xfail(reason="admin edit passes after the merges; see notes", strict=True)
 def test_admin_edit_of_a_registered_answer_is_refused_and_audited(client, registration):
     admin = UserFactory(username="root", is_staff=True, is_superuser=True)
     client.force_login(admin)
