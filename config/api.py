@@ -1,6 +1,8 @@
 """API-wide behaviour: one error shape for every endpoint."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -19,3 +21,10 @@ def exception_handler(exc, context):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail)
     return drf_exception_handler(exc, context)
+
+
+def not_found(request, exception=None):
+    """404 for an unknown URL: JSON under /api/, the site's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "No such resource."}, status=404)
+    return page_not_found(request, exception)

@@ -27,3 +27,5 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("", include("characteristics.urls")),
 ]
+
+handler404 = "config.api.not_found"

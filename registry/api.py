@@ -26,6 +26,7 @@ from .serializers import (
     ChallengeSerializer,
     ChallengeSummarySerializer,
     ChallengeUpdateSerializer,
+    ParameterSerializer,
     TaskSerializer,
     TaskUpdateSerializer,
     TaskWriteSerializer,
@@ -66,7 +67,7 @@ class ParameterList(APIView):
 
     @extend_schema(
         summary="The 53 challenge parameters (Table 4.5 order)",
-        responses=OpenApiTypes.OBJECT,
+        responses=ParameterSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
         return Response([parameter_data(p) for p in PARAMETERS])

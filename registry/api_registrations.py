@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from django.core.validators import RegexValidator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -107,6 +108,9 @@ class Register(APIView):
         )
 
 
+YEAR_PATTERN = r"^\s*(0*[1-9][0-9]{0,3})?\s*$"  # 1-9999, or blank
+
+
 class RegistrationFilters(serializers.Serializer):
     """The query parameters of the registration list (all optional)."""
 
@@ -114,7 +118,13 @@ class RegistrationFilters(serializers.Serializer):
         required=False, allow_blank=True, max_length=200, help_text="identifier or text"
     )
     call = serializers.CharField(required=False, allow_blank=True, max_length=60)
-    year = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    year = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        # the schema states what validate_year accepts
+        validators=[RegexValidator(YEAR_PATTERN, "This is not a year (1-9999).")],
+    )
     category = serializers.CharField(required=False, allow_blank=True, max_length=200)
     modality = serializers.CharField(required=False, allow_blank=True, max_length=200)
     metric = serializers.CharField(required=False, allow_blank=True, max_length=200)
@@ -125,7 +135,7 @@ class RegistrationFilters(serializers.Serializer):
         value = value.strip()
         if not value:
             return None
-        if not (value.isdigit() and 1 <= int(value) <= 9999):
+        if not (value.isascii() and value.isdigit() and 1 <= int(value) <= 9999):
             raise serializers.ValidationError(f"{value[:20]!r} is not a year (1-9999).")
         return int(value)
 

@@ -18,8 +18,16 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import pagination, serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
+
+
+def _positive_int(request: Request, name: str) -> None:
+    """400 unless the query parameter is absent or a whole number from 1."""
+    raw = request.query_params.get(name)
+    if raw is not None and not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+        raise ValidationError({name: f"{raw[:20]!r} is not a whole number from 1."})
 
 
 class _PageSize:
@@ -28,6 +36,12 @@ class _PageSize:
     @property
     def max_page_size(self) -> int:
         return settings.API_MAX_PAGE_SIZE
+
+    def get_page_size(self, request):
+        # DRF falls back to the default on a bad value; the schema promises 400
+        for name in ("page", "page_size"):
+            _positive_int(request, name)
+        return super().get_page_size(request)
 
 
 class PageNumberPagination(_PageSize, pagination.PageNumberPagination):
@@ -105,8 +119,16 @@ def html_page(
 
 
 PAGE_PARAMETERS = [
-    OpenApiParameter("page", int, description="page number (from 1)"),
-    OpenApiParameter("page_size", int, description="rows per page (capped)"),
+    OpenApiParameter(
+        "page",
+        {"type": "integer", "minimum": 1},
+        description="page number (from 1); past the last page: 404",
+    ),
+    OpenApiParameter(
+        "page_size",
+        {"type": "integer", "minimum": 1},
+        description="rows per page; larger values are capped at API_MAX_PAGE_SIZE",
+    ),
 ]
 CURSOR_PARAMETER = OpenApiParameter(
     "cursor", str, description="keyset position (from `next` / `previous`)"

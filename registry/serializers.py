@@ -29,6 +29,25 @@ def parameter_data(parameter: Parameter) -> dict[str, Any]:
     }
 
 
+class ParameterSerializer(serializers.Serializer):
+    """The schema of `parameter_data` (read only)."""
+
+    number = serializers.IntegerField()
+    key = serializers.CharField()
+    group = serializers.CharField()
+    name = serializers.CharField()
+    level = serializers.ChoiceField(choices=["challenge", "task"])
+    kind = serializers.CharField()
+    choices = serializers.ListField(child=serializers.CharField())
+    required_for_submission = serializers.BooleanField()
+    not_applicable_allowed = serializers.BooleanField()
+    definition = serializers.CharField()
+    examples = serializers.ListField(child=serializers.CharField())
+    bias_items = serializers.ListField(child=serializers.CharField())
+    example_value = serializers.JSONField(allow_null=True)
+    reported_2004_2016_pct = serializers.IntegerField(allow_null=True)
+
+
 def answers_data(answers: list[Answer]) -> dict[str, dict[str, Any]]:
     return {
         str(a.number): {

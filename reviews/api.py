@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -295,7 +295,16 @@ class Decline(ReviewAPIView):
 class Conflicts(ReviewAPIView):
     @extend_schema(
         summary="The caller's declared conflicts of interest",
-        responses=OpenApiTypes.OBJECT,
+        responses=inline_serializer(
+            "DeclaredConflict",
+            {
+                "id": serializers.IntegerField(),
+                "institution": serializers.CharField(allow_null=True),
+                "challenge": serializers.IntegerField(allow_null=True),
+                "reason": serializers.CharField(),
+            },
+            many=True,
+        ),
     )
     def get(self, request: Request) -> Response:
         return Response(
@@ -310,7 +319,14 @@ class Conflicts(ReviewAPIView):
             ]
         )
 
-    @extend_schema(request=ConflictWriteSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=ConflictWriteSerializer,
+        responses={
+            201: inline_serializer(
+                "ConflictCreated", {"id": serializers.IntegerField()}
+            )
+        },
+    )
     def post(self, request: Request) -> Response:
         data = ConflictWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)

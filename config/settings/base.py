@@ -212,20 +212,19 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 REST_FRAMEWORK = {
+    # Token first: a request without credentials gets 401 with
+    # `WWW-Authenticate: Token` (DRF asks the first class for the challenge).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "registry.pagination.PageNumberPagination",
     "PAGE_SIZE": int(os.environ.get("API_PAGE_SIZE", "50")),
     "EXCEPTION_HANDLER": "config.api.exception_handler",
-    "DEFAULT_PARSER_CLASSES": [
-        "config.json_input.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only (415 otherwise); the upload operations name their own parsers.
+    "DEFAULT_PARSER_CLASSES": ["config.json_input.BoundedJSONParser"],
 }
 # Lists: the page size a client may ask for (``page_size``) is capped here.
 API_MAX_PAGE_SIZE = int(os.environ.get("API_MAX_PAGE_SIZE", "200"))
@@ -239,6 +238,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Proposals, reviews, registrations and pre-registered analyses.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api_schema.document_error_responses",
+    ],
 }
 
 # Background jobs: Celery when a broker is configured, in-process threads otherwise.

@@ -30,7 +30,7 @@ ENDPOINTS = {
 # Columns in ENDPOINTS order. 403: may see the proposal but not do this;
 # 404: may not even see it; 409: may, but not in this state.
 MATRIX = {
-    "anonymous": [403] * 11,
+    "anonymous": [401] * 11,  # no credentials: 401 with WWW-Authenticate
     "organizer_own": [200, 403, 403, 200, 403, 403, 409, 200, 200, 200, 403],
     "organizer_other": [404] * 11,
     "reviewer_assigned": [200, 200, 403, 200, 201, 403, 403, 200, 200, 200, 200],
@@ -71,4 +71,6 @@ def test_permission_matrix(under_review, role):
             response = getattr(client, method)(url, body, format="json")
             transaction.set_rollback(True)
         actual[name] = response.status_code
+        if response.status_code == 401:
+            assert response["WWW-Authenticate"] == "Token"
     assert actual == dict(zip(ENDPOINTS, MATRIX[role], strict=True))

@@ -1,0 +1,74 @@
+"""The OpenAPI schema states the error answers every operation can give.
+
+Views declare their own success bodies and the statuses only they produce
+(409 for a workflow conflict, 412 for a stale `If-Match`); the answers that
+come from the framework itself are added here, by rule, so no operation can
+forget one:
+
+- 401 everywhere: a missing or invalid token (`WWW-Authenticate: Token`);
+- 403 everywhere: signed in but not allowed, or a session write without CSRF;
+- 404 where the path names an object, or the list is paginated (a page past
+  the end);
+- 400 where the operation reads a body or query parameters;
+- 409 on every write: a registered design changes only through an approved
+  amendment (`config.api.exception_handler`);
+- 413 and 415 where the operation reads a body (size limit; JSON only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "`detail` for a single reason; field names for invalid input.",
+    "additionalProperties": True,
+    "properties": {"detail": {"type": "string"}},
+}
+WRITES = {"post", "put", "patch", "delete"}
+DESCRIPTIONS = {
+    "400": "Invalid input; the body names each problem.",
+    "401": "No valid credentials (missing or invalid token).",
+    "403": "Not allowed for this user.",
+    "404": "No such object visible to this user, or no such page.",
+    "409": "Not possible in the current state; the body says why.",
+    "413": "The body is larger than the configured limit.",
+    "415": "The body is not in a format this operation reads.",
+}
+
+
+def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
+    params = {p.get("name") for p in operation.get("parameters", [])}
+    query = [p for p in operation.get("parameters", []) if p.get("in") == "query"]
+    body = "requestBody" in operation
+    wanted = ["401", "403"]
+    if "{" in path or "page" in params or "cursor" in params:
+        wanted.append("404")
+    if body or query:
+        wanted.append("400")
+    if method in WRITES:
+        wanted.append("409")
+    if body:
+        wanted += ["413", "415"]
+    return wanted
+
+
+def document_error_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.setdefault("Error", ERROR_SCHEMA)
+    reference = {"$ref": "#/components/schemas/Error"}
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            for code in _statuses(path, method, operation):
+                responses.setdefault(
+                    code,
+                    {
+                        "description": DESCRIPTIONS[code],
+                        "content": {"application/json": {"schema": reference}},
+                    },
+                )
+    return result
