@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "analysis",
     "characteristics",
     "audit",
+    "publicrecord",
     "demo",
 ]
 
