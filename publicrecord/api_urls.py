@@ -7,4 +7,9 @@ urlpatterns = [
     path(
         "statistics/statistics.csv", api.StatisticsCsv.as_view(), name="statistics-csv"
     ),
+    path(
+        "registrations/<slug:identifier>/quality/",
+        api.Quality.as_view(),
+        name="registration-quality",
+    ),
 ]

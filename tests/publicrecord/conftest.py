@@ -11,6 +11,12 @@ from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory
 from tests.registry.helpers import fill_proposal
 
+# The MSD scheme on the example metric: no design-check warning.
+CLEAN_SCHEME = {
+    **MSD_SCHEME,
+    "metric": "DSC",
+    "missing": {"policy": "value", "value": 0},
+}
 AGGREGATE_SCHEME = {
     "metric": "DSC",
     "higher_is_better": True,
@@ -31,6 +37,7 @@ def registered(
     skip=(),
     scheme=None,
     not_applicable=(),
+    answers=None,
 ):
     """A registered challenge with every parameter answered but `skip`."""
     challenge = ChallengeFactory(call=call, owner=owner, name=name)
@@ -45,6 +52,10 @@ def registered(
             value=None,
             not_applicable="Does not apply here.",
             actor=owner,
+        )
+    for number, value in (answers or {}).items():
+        services.answer_parameter(
+            challenge=challenge, task=None, number=number, value=value, actor=owner
         )
     if scheme is not None:
         for task in challenge.tasks.all():
