@@ -6,13 +6,15 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.models import Registration
+from registry.models import Registration, RegistrationVersion
 
+from .citation import bibtex, citation_record, csl_json, datacite_xml
+from .profiles import me_data, update_me
 from .quality import quality_profile
 from .selection import parse_selection
 from .statistics import registry_statistics, statistics_csv
@@ -71,3 +73,82 @@ class Quality(APIView):
                 "criteria": [c.as_dict() for c in criteria],
             }
         )
+
+
+# --- citable metadata ------------------------------------------------------------
+
+
+def version_or_404(identifier: str, number: int | None) -> RegistrationVersion:
+    registration = registration_or_404(identifier)
+    versions = registration.versions.select_related("registration")
+    if number is None:
+        return versions.order_by("-number").first()
+    return get_object_or_404(versions, number=number)
+
+
+def _download(content, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+class DataCite(APIView):
+    """DataCite Metadata Schema 4.6 XML of a version (latest without a number)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, "application/xml"): str})
+    def get(self, request: Request, identifier: str, number: int | None = None):
+        version = version_or_404(identifier, number)
+        return _download(
+            datacite_xml(citation_record(version)),
+            "application/xml; charset=utf-8",
+            f"{identifier}-v{version.number}-datacite.xml",
+        )
+
+
+class CslJson(APIView):
+    """CSL-JSON (reference managers) of a version (latest without a number)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, identifier: str, number: int | None = None):
+        version = version_or_404(identifier, number)
+        response = Response(csl_json(citation_record(version)))
+        response["Content-Disposition"] = (
+            f'inline; filename="{identifier}-v{version.number}.csl.json"'
+        )
+        return response
+
+
+class BibTeX(APIView):
+    """BibTeX of a version (latest without a number)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, "application/x-bibtex"): str})
+    def get(self, request: Request, identifier: str, number: int | None = None):
+        version = version_or_404(identifier, number)
+        return _download(
+            bibtex(citation_record(version)),
+            "application/x-bibtex; charset=utf-8",
+            f"{identifier}-v{version.number}.bib",
+        )
+
+
+# --- the signed-in user ----------------------------------------------------------
+
+
+class Me(APIView):
+    """The signed-in user's citation identity: name and ORCID iD."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request) -> Response:
+        return Response(me_data(request.user))
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def patch(self, request: Request) -> Response:
+        return Response(update_me(request.user, request.data))

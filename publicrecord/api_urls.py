@@ -12,4 +12,14 @@ urlpatterns = [
         api.Quality.as_view(),
         name="registration-quality",
     ),
+    path("me/", api.Me.as_view(), name="me"),
 ]
+
+registration = "registrations/<slug:identifier>/"
+version = f"{registration}versions/<int:number>/"
+for prefix, suffix in ((registration, ""), (version, "-version")):
+    urlpatterns += [
+        path(f"{prefix}datacite.xml", api.DataCite.as_view(), name=f"datacite{suffix}"),
+        path(f"{prefix}citation.json", api.CslJson.as_view(), name=f"csl-json{suffix}"),
+        path(f"{prefix}citation.bib", api.BibTeX.as_view(), name=f"bibtex{suffix}"),
+    ]

@@ -5,6 +5,7 @@ from . import views
 app_name = "publicrecord"
 
 urlpatterns = [
+    path("profile/", views.profile_page, name="profile"),
     path("statistics/", views.statistics_page, name="statistics"),
     path(
         "statistics/registry-statistics.csv",

@@ -1,10 +1,13 @@
-"""Pages of the public record: registry statistics (no sign-in needed)."""
+"""Pages of the public record: registry statistics (no sign-in needed), and the
+signed-in user's citation profile."""
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
@@ -12,6 +15,7 @@ from registry.models import Call
 
 from .api import csv_response
 from .figures import FIGURE_TITLES, figure
+from .profiles import EDITABLE, me_data, update_me
 from .selection import Selection, parse_selection
 from .statistics import registry_statistics
 
@@ -67,3 +71,23 @@ def statistics_figure(request: HttpRequest, name: str) -> HttpResponse:
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=300"
     return response
+
+
+@login_required
+def profile_page(request: HttpRequest) -> HttpResponse:
+    """Name and ORCID iD as they appear in the citations of one's registrations."""
+    errors: dict[str, str] = {}
+    values = me_data(request.user)
+    if request.method == "POST":
+        changes = {name: request.POST.get(name, "") for name in EDITABLE}
+        try:
+            update_me(request.user, changes)
+        except ValidationError as exc:
+            errors = {k: " ".join(v) for k, v in exc.message_dict.items()}
+            values = {**values, **changes}
+        else:
+            messages.success(request, "Profile saved.")
+            return redirect("publicrecord:profile")
+    return render(
+        request, "publicrecord/profile.html", {"values": values, "errors": errors}
+    )
