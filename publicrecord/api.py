@@ -6,14 +6,30 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework import exceptions, status
+from rest_framework.permissions import (
+    AllowAny,
+    IsAuthenticated,
+    IsAuthenticatedOrReadOnly,
+)
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from registry.models import Registration, RegistrationVersion
+from registry.pagination import PAGE_PARAMETERS, paginated, paginated_schema
 
 from .citation import bibtex, citation_record, csl_json, datacite_xml
+from .feedback import (
+    RateLimitedError,
+    answer_data,
+    answer_feedback,
+    feedback_data,
+    hide_feedback,
+    post_feedback,
+    thread,
+)
+from .models import Feedback
 from .profiles import me_data, update_me
 from .quality import quality_profile
 from .selection import parse_selection
@@ -152,3 +168,87 @@ class Me(APIView):
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def patch(self, request: Request) -> Response:
         return Response(update_me(request.user, request.data))
+
+
+# --- open feedback ---------------------------------------------------------------
+
+
+def _body(request: Request) -> dict:
+    if not isinstance(request.data, dict):
+        raise exceptions.ValidationError({"detail": "Send a JSON object."})
+    return request.data
+
+
+def _throttled(exc: RateLimitedError) -> exceptions.Throttled:
+    return exceptions.Throttled(wait=exc.wait, detail=str(exc))
+
+
+class FeedbackThread(APIView):
+    """The public feedback thread of a registered challenge; signed-in users post."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=PAGE_PARAMETERS, responses=paginated_schema("FeedbackPage")
+    )
+    def get(self, request: Request, identifier: str) -> Response:
+        registration = registration_or_404(identifier)
+        return paginated(
+            request,
+            thread(registration),
+            lambda page: [feedback_data(f) for f in page],
+            view=self,
+        )
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, identifier: str) -> Response:
+        registration = registration_or_404(identifier)
+        data = _body(request)
+        try:
+            feedback = post_feedback(
+                registration=registration,
+                author=request.user,
+                category=data.get("category"),
+                text=data.get("text"),
+            )
+        except RateLimitedError as exc:
+            raise _throttled(exc) from None
+        return Response(feedback_data(feedback), status=status.HTTP_201_CREATED)
+
+
+def feedback_or_404(pk: int) -> Feedback:
+    return get_object_or_404(
+        Feedback.objects.select_related("registration__challenge__call"), pk=pk
+    )
+
+
+class FeedbackAnswers(APIView):
+    """An organizer's public answer to a comment."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        feedback = feedback_or_404(pk)
+        try:
+            answer = answer_feedback(
+                feedback=feedback, author=request.user, text=_body(request).get("text")
+            )
+        except RateLimitedError as exc:
+            raise _throttled(exc) from None
+        return Response(answer_data(answer), status=status.HTTP_201_CREATED)
+
+
+class FeedbackHide(APIView):
+    """A chair hides a comment, with a reason (kept in the audit log)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        feedback = hide_feedback(
+            feedback=feedback_or_404(pk),
+            actor=request.user,
+            reason=_body(request).get("reason"),
+        )
+        return Response(feedback_data(feedback))

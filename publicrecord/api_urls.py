@@ -13,6 +13,17 @@ urlpatterns = [
         name="registration-quality",
     ),
     path("me/", api.Me.as_view(), name="me"),
+    path(
+        "registrations/<slug:identifier>/feedback/",
+        api.FeedbackThread.as_view(),
+        name="feedback",
+    ),
+    path(
+        "feedback/<int:pk>/answers/",
+        api.FeedbackAnswers.as_view(),
+        name="feedback-answers",
+    ),
+    path("feedback/<int:pk>/hide/", api.FeedbackHide.as_view(), name="feedback-hide"),
 ]
 
 registration = "registrations/<slug:identifier>/"

@@ -5,16 +5,28 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from registry.models import Call
 
-from .api import csv_response
+from .api import csv_response, registration_or_404
+from .feedback import (
+    RateLimitedError,
+    answer_feedback,
+    can_answer,
+    can_moderate,
+    hide_feedback,
+    max_chars,
+    post_feedback,
+    thread,
+)
 from .figures import FIGURE_TITLES, figure
+from .models import Feedback, FeedbackCategory
 from .profiles import EDITABLE, me_data, update_me
 from .selection import Selection, parse_selection
 from .statistics import registry_statistics
@@ -91,3 +103,77 @@ def profile_page(request: HttpRequest) -> HttpResponse:
     return render(
         request, "publicrecord/profile.html", {"values": values, "errors": errors}
     )
+
+
+# --- open feedback ---------------------------------------------------------------
+
+
+def _thread_context(request: HttpRequest, registration, **extra) -> dict:
+    user = request.user
+    return {
+        "registration": registration,
+        "items": thread(registration),
+        "categories": FeedbackCategory.choices,
+        "can_answer": can_answer(user, registration),
+        "can_moderate": can_moderate(user, registration),
+        "max_chars": max_chars(),
+        **extra,
+    }
+
+
+def _refused(request: HttpRequest, registration, exc: Exception, **extra):
+    if isinstance(exc, ValidationError):
+        errors = {k: " ".join(v) for k, v in exc.message_dict.items()}
+    else:
+        errors = {"form": str(exc)}
+    context = _thread_context(request, registration, errors=errors, **extra)
+    status = 429 if isinstance(exc, RateLimitedError) else 400
+    return render(request, "publicrecord/feedback.html", context, status=status)
+
+
+def feedback_page(request: HttpRequest, identifier: str) -> HttpResponse:
+    """The public thread; signed-in users post a comment here."""
+    registration = registration_or_404(identifier)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        posted = {k: request.POST.get(k, "") for k in ("category", "text")}
+        try:
+            post_feedback(registration=registration, author=request.user, **posted)
+        except (ValidationError, RateLimitedError) as exc:
+            return _refused(request, registration, exc, posted=posted)
+        messages.success(request, "Your comment is published.")
+        return redirect("publicrecord:feedback", identifier)
+    return render(
+        request, "publicrecord/feedback.html", _thread_context(request, registration)
+    )
+
+
+@login_required
+@require_POST
+def feedback_answer(request: HttpRequest, identifier: str, pk: int) -> HttpResponse:
+    registration = registration_or_404(identifier)
+    feedback = get_object_or_404(Feedback, pk=pk, registration=registration)
+    try:
+        answer_feedback(
+            feedback=feedback, author=request.user, text=request.POST.get("text", "")
+        )
+    except (ValidationError, RateLimitedError) as exc:
+        return _refused(request, registration, exc, failed=feedback.pk)
+    messages.success(request, "Your answer is published.")
+    return redirect("publicrecord:feedback", identifier)
+
+
+@login_required
+@require_POST
+def feedback_hide(request: HttpRequest, identifier: str, pk: int) -> HttpResponse:
+    registration = registration_or_404(identifier)
+    feedback = get_object_or_404(Feedback, pk=pk, registration=registration)
+    try:
+        hide_feedback(
+            feedback=feedback, actor=request.user, reason=request.POST.get("reason", "")
+        )
+    except ValidationError as exc:
+        return _refused(request, registration, exc, failed=feedback.pk)
+    messages.success(request, "The comment is hidden; the reason is shown instead.")
+    return redirect("publicrecord:feedback", identifier)

@@ -10,14 +10,17 @@ from django import template
 
 from registry.models import Registration
 
+from ..models import Feedback
 from ..quality import quality_profile
 
 register = template.Library()
 
 
-@register.inclusion_tag("publicrecord/_record_card.html")
-def public_record(registration: Registration) -> dict:
+@register.inclusion_tag("publicrecord/_record_card.html", takes_context=True)
+def public_record(context, registration: Registration) -> dict:
     return {
         "registration": registration,
         "criteria": quality_profile(registration),
+        "feedback_count": Feedback.objects.filter(registration=registration).count(),
+        "user": context.get("user"),
     }
