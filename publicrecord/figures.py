@@ -23,6 +23,7 @@ class Bar:
     label: str
     value: float  # the bar's length as a share of the axis, 0..1
     text: str  # what is written after the bar
+    second: float = 0.0  # a second, lighter segment after the first (0..1)
 
 
 def _truncate(label: str, limit: int = 46) -> str:
@@ -37,7 +38,9 @@ def bar_chart(
     height = TOP + ROW * max(len(bars), 1) + 8
     parts = [
         f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' "
-        f"width='{width}' height='{height}' role='img' "
+        # Scales to its container (phones), keeping its proportions; no style
+        # attribute (the Content-Security-Policy allows no inline style).
+        f"width='100%' role='img' "
         f"aria-label='{escape(title, {chr(39): '&#39;'})}'>",
         f"<title>{escape(title)}</title>",
         f"<text x='0' y='16' {FONT} font-weight='bold'>{escape(title)}</text>",
@@ -47,6 +50,7 @@ def bar_chart(
     for i, bar in enumerate(bars):
         y = TOP + i * ROW
         length = max(0.0, min(1.0, bar.value)) * BAR_WIDTH
+        second = max(0.0, min(1.0 - bar.value, bar.second)) * BAR_WIDTH
         parts += [
             f"<text x='{LABEL_WIDTH - 6}' y='{y + 12}' text-anchor='end' {FONT}>"
             f"<title>{escape(bar.label)}</title>{escape(_truncate(bar.label))}</text>",
@@ -54,6 +58,8 @@ def bar_chart(
             f"height='{ROW - 5}' fill='#e9ecef'/>",
             f"<rect x='{LABEL_WIDTH}' y='{y + 2}' width='{length:.1f}' "
             f"height='{ROW - 5}' fill='#0d6efd'/>",
+            f"<rect x='{LABEL_WIDTH + length:.1f}' y='{y + 2}' width='{second:.1f}' "
+            f"height='{ROW - 5}' fill='#fd9843'/>",
             f"<text x='{LABEL_WIDTH + BAR_WIDTH + 6}' y='{y + 12}' {FONT}>"
             f"{escape(bar.text)}</text>",
         ]
@@ -62,19 +68,21 @@ def bar_chart(
 
 
 def completeness_figure(parameters: Sequence[dict]) -> str:
-    """Share of registered designs answering each parameter (`004` Fig. 5.1)."""
+    """Share of registered designs answering each parameter (`004` Fig. 5.1),
+    followed (orange) by the share marking it not applicable."""
     bars = [
         Bar(
             f"{p['number']}. {p['name']}",
             p["share"],
             f"{round(100 * p['share'])} % ({p['answered']}/{p['total']})",
+            p["not_applicable"] / p["total"] if p["total"] else 0.0,
         )
         for p in parameters
     ]
     if parameters and not parameters[0]["total"]:
         bars = []
     return bar_chart(
-        "Share of registered designs answering each parameter",
+        "Share of registered designs answering each parameter (orange: not applicable)",
         bars,
         empty="No registered designs in this selection.",
     )

@@ -4,8 +4,10 @@ not met or not yet applicable, with its evidence and a link — no single score.
 Criteria (also in docs/public-record.md), evaluated on the latest registered
 version unless said otherwise:
 
-1. `design_complete` — every parameter (every task-level one for every task) is
-   answered or marked not applicable with a reason.
+1. `design_complete` — every parameter of the design (every task-level one for
+   every task) is answered or marked not applicable with a reason; the group
+   "Challenge outcome" (participants, results, report) is reported after the
+   challenge and not counted.
 2. `no_open_design_warnings` — the automatic design checks of `reviews.checks`
    report no warning or error on the registered design.
 3. `reviewed_by_required_reviewers` — distinct reviewers who submitted a review
@@ -42,6 +44,7 @@ from reviews.models import Review
 
 SCHEDULE_PARAMETER = 6  # "Challenge schedule" (Table 4.5); see _release_date
 BLOCKING_SEVERITIES = ("error", "warning")
+OUTCOME_GROUP = "Challenge outcome"  # reported after the challenge, not designed
 
 
 @dataclass(frozen=True)
@@ -84,9 +87,13 @@ def design_complete(registration: Registration, design: dict[str, Any]) -> Crite
         tasks=[(index, task["name"]) for index, task in tasks],
         threshold_percent=100,
     )
-    missing = [e for e in result.entries if not e.done]
-    tally = result.overall
-    evidence = f"{tally.done} of {tally.total} answers given or marked not applicable"
+    # The outcome (participants, results, report) cannot exist at design time.
+    entries = [e for e in result.entries if e.parameter.group != OUTCOME_GROUP]
+    missing = [e for e in entries if not e.done]
+    evidence = (
+        f"{len(entries) - len(missing)} of {len(entries)} design answers given or "
+        "marked not applicable"
+    )
     if missing:
         names = [
             f"{e.parameter.number} {e.parameter.name}"

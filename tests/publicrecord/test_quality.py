@@ -170,3 +170,14 @@ def test_results_criterion_follows_the_latest_registered_analysis(
 
 def test_unknown_registration_is_404(api, db):
     assert api.get("/api/v1/registrations/nope-001/quality/").status_code == 404
+
+
+def test_outcome_parameters_do_not_count_against_completeness(
+    api, call, organizer, chair
+):
+    registration = registered(
+        call, organizer, chair, name="Outcome", scheme=CLEAN_SCHEME, skip={51, 52, 53}
+    )
+    criterion = quality(api, registration.identifier)["design_complete"]
+    assert criterion["met"] is True
+    assert criterion["evidence"].startswith("50 of 50 design answers")
