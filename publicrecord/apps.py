@@ -8,3 +8,21 @@ class PublicRecordConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "publicrecord"
     verbose_name = "Public record"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from registry.models import RegistrationVersion
+
+        from . import deposit  # registers the deposit job
+
+        def version_saved(sender, instance, created, **kwargs):
+            if created:
+                deposit.schedule_deposit(instance)
+
+        post_save.connect(
+            version_saved,
+            sender=RegistrationVersion,
+            dispatch_uid="publicrecord.deposit_new_versions",
+            weak=False,
+        )

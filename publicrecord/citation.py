@@ -102,7 +102,8 @@ def citation_record(version: RegistrationVersion) -> CitationRecord:
     document = json.loads(version.canonical)
     first = registration.versions.order_by("number").first()
     facts = listing_facts(document)
-    deposit = getattr(version, "deposit", None)
+    deposit = getattr(version, "deposit", None)  # a published deposit has a DOI
+    doi = deposit.doi if deposit is not None and deposit.status == "done" else ""
     return CitationRecord(
         identifier=registration.identifier,
         version=version.number,
@@ -120,7 +121,7 @@ def citation_record(version: RegistrationVersion) -> CitationRecord:
         sha256=version.sha256,
         call_title=document.get("call", {}).get("title", ""),
         subjects=(*facts.categories, *facts.modalities),
-        doi=getattr(deposit, "doi", "") or "",
+        doi=doi,
     )
 
 

@@ -86,3 +86,37 @@ class FeedbackAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"Answer {self.pk} to feedback {self.feedback_id}"
+
+
+class DepositStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    DONE = "done", "Published"
+    FAILED = "failed", "Failed"
+
+
+class Deposit(models.Model):
+    """The deposit of one registration version in a Zenodo-compatible repository.
+
+    Kept across attempts: a deposition created but not yet published is resumed
+    (its id and file bucket are stored) instead of being created twice.
+    """
+
+    version = models.OneToOneField(
+        "registry.RegistrationVersion",
+        on_delete=models.PROTECT,
+        related_name="deposit",
+    )
+    status = models.CharField(
+        max_length=16, choices=DepositStatus.choices, default=DepositStatus.QUEUED
+    )
+    deposition_id = models.CharField(max_length=100, blank=True)
+    bucket = models.URLField(max_length=500, blank=True)
+    doi = models.CharField(max_length=200, blank=True)
+    record_url = models.URLField(max_length=500, blank=True)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Deposit of {self.version} ({self.status})"

@@ -169,6 +169,12 @@ FEEDBACK_RATE_WINDOW_SECONDS = int(
     os.environ.get("FEEDBACK_RATE_WINDOW_SECONDS", "3600")
 )
 
+# Optional deposit of registered designs in a Zenodo-compatible repository
+# (publicrecord/deposit.py): off while ZENODO_TOKEN is empty.
+ZENODO_TOKEN = os.environ.get("ZENODO_TOKEN", "")
+ZENODO_URL = os.environ.get("ZENODO_URL", "https://zenodo.org")
+ZENODO_TIMEOUT_SECONDS = int(os.environ.get("ZENODO_TIMEOUT_SECONDS", "30"))
+
 # Case-characteristics models (issue 16): bounds of a metadata table and a model.
 CASE_METADATA_MAX_ROWS = int(os.environ.get("CASE_METADATA_MAX_ROWS", "200000"))
 CASE_METADATA_MAX_COLUMNS = int(os.environ.get("CASE_METADATA_MAX_COLUMNS", "200"))
