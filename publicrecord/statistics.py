@@ -30,11 +30,10 @@ from collections import Counter
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import Count, Max
 
 from analysis.models import AnalysisRun, AnalysisStatus
-from registry.models import Amendment, AmendmentStatus
-from registry.page_cache import generation
+from registry.models import Amendment, AmendmentStatus, Call, RegistrationVersion
 from registry.parameters import PARAMETERS, Parameter, Role, get_parameter
 
 from .selection import RegisteredDesign, Selection, registered_designs
@@ -280,22 +279,34 @@ def compute_statistics(selection: Selection) -> dict[str, Any]:
     }
 
 
-def _analysis_generation() -> str:
-    last = AnalysisRun.objects.filter(status=AnalysisStatus.DONE).aggregate(
-        n=Max("finished")
-    )["n"]
-    amended = Amendment.objects.aggregate(n=Max("decided_at"), c=Max("pk"))
-    return f"{last}|{amended['n']}|{amended['c']}"
+def _generation() -> str:
+    """Changes whenever a number of the statistics may change: a new version,
+    a call added or renamed, an amendment proposed or decided, an analysis
+    finished. (Draft edits do not change it: they are not counted.)"""
+    versions = RegistrationVersion.objects.aggregate(n=Count("pk"), last=Max("pk"))
+    calls = Call.objects.aggregate(n=Count("pk"), last=Max("pk"))
+    amendments = Amendment.objects.aggregate(n=Count("pk"), decided=Max("decided_at"))
+    runs = AnalysisRun.objects.filter(status=AnalysisStatus.DONE).aggregate(
+        n=Count("pk"), last=Max("finished")
+    )
+    titles = "|".join(Call.objects.order_by("pk").values_list("title", flat=True))
+    return (
+        "|".join(
+            str(v)
+            for part in (versions, calls, amendments, runs)
+            for v in part.values()
+        )
+        + hashlib.sha256(titles.encode()).hexdigest()
+    )
 
 
 def registry_statistics(selection: Selection) -> dict[str, Any]:
     """`compute_statistics`, cached until a version, amendment or analysis changes.
 
-    The key carries the registry's generation (new versions, calls, challenge
-    saves) and the newest amendment and finished analysis, so a change shows at
-    once; the cache only saves the parse of every canonical document.
+    The key carries `_generation()`, so a change shows at once; the cache only
+    saves the parse of every canonical document.
     """
-    raw = f"{generation()}|{_analysis_generation()}|{selection.key}"
+    raw = f"{_generation()}|{selection.key}"
     key = "publicrecord:stats:" + hashlib.sha256(raw.encode()).hexdigest()
     found = None
     with contextlib.suppress(Exception):  # the cache is an optimisation only

@@ -194,3 +194,22 @@ def test_demo_statistics_page_shows_completeness_and_methods(api, demo_registere
     assert "test then rank" in page
     answered = sum(p["answered"] for p in body["parameters"])
     assert 0 < answered <= len(PARAMETERS)
+
+
+def test_cached_statistics_follow_amendments_and_call_titles(
+    api, call, organizer, chair
+):
+    from registry.amendments import propose_amendment
+
+    registration = registered(call, organizer, chair, name="Alpha")
+    assert api.get(STATS).json()["amendments"]["pending"] == 0
+    propose_amendment(
+        registration=registration,
+        actor=organizer,
+        justification="More cases.",
+        changes={"tasks": {"Brain": {"38": {"count": 120, "details": ""}}}},
+    )
+    assert api.get(STATS).json()["amendments"]["pending"] == 1
+    call.title = "MICCAI 2027 (Daejeon)"
+    call.save()
+    assert api.get(STATS).json()["by_call"][0]["title"] == "MICCAI 2027 (Daejeon)"
