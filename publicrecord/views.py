@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from registry.models import Call
+from registry.pagination import html_page
 
 from .api import csv_response, registration_or_404
 from .feedback import (
@@ -110,9 +111,11 @@ def profile_page(request: HttpRequest) -> HttpResponse:
 
 def _thread_context(request: HttpRequest, registration, **extra) -> dict:
     user = request.user
+    page = html_page(request, thread(registration))
     return {
         "registration": registration,
-        "items": thread(registration),
+        "items": page.object_list,
+        "page": page,
         "categories": FeedbackCategory.choices,
         "can_answer": can_answer(user, registration),
         "can_moderate": can_moderate(user, registration),
