@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -35,6 +37,7 @@ from .quality import quality_profile
 from .selection import parse_selection
 from .statistics import registry_statistics, statistics_csv
 
+CSL_JSON = "application/vnd.citationstyles.csl+json"
 SELECTION_PARAMETERS = [
     OpenApiParameter("call", str, description="Slug of one call."),
     OpenApiParameter("year", int, description="Year of registration (YYYY)."),
@@ -128,14 +131,16 @@ class CslJson(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={(200, CSL_JSON): OpenApiTypes.OBJECT})
     def get(self, request: Request, identifier: str, number: int | None = None):
         version = version_or_404(identifier, number)
-        response = Response(csl_json(citation_record(version)))
-        response["Content-Disposition"] = (
-            f'inline; filename="{identifier}-v{version.number}.csl.json"'
+        return _download(
+            json.dumps(
+                csl_json(citation_record(version)), ensure_ascii=False, indent=2
+            ),
+            f"{CSL_JSON}; charset=utf-8",
+            f"{identifier}-v{version.number}.csl.json",
         )
-        return response
 
 
 class BibTeX(APIView):

@@ -164,7 +164,11 @@ def test_demo_registration_validates(api, demo_registered):
 
 def test_csl_json_and_bibtex(api, registration):
     base = f"/api/v1/registrations/{registration.identifier}/"
-    items = api.get(base + "citation.json").json()
+    response = api.get(base + "citation.json")
+    assert response["Content-Type"].startswith(
+        "application/vnd.citationstyles.csl+json"
+    )
+    items = response.json()
     assert items[0]["title"] == "Decathlon & <Co>"
     assert items[0]["author"] == [{"family": "Organa", "given": "Olga"}]
     assert items[0]["version"] == "1"
