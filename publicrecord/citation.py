@@ -115,7 +115,7 @@ def citation_record(version: RegistrationVersion) -> CitationRecord:
         url=version_url(registration.identifier, version.number),
         previous_url=(
             version_url(registration.identifier, version.number - 1)
-            if version.number > 1
+            if version.previous_sha256  # not the first version
             else ""
         ),
         sha256=version.sha256,

@@ -42,7 +42,6 @@ from reviews.checks import checks_for
 from reviews.enums import ACTIVE_ASSIGNMENT_STATES, ReviewerRole
 from reviews.models import Review
 
-SCHEDULE_PARAMETER = 6  # "Challenge schedule" (Table 4.5); see _release_date
 BLOCKING_SEVERITIES = ("error", "warning")
 OUTCOME_GROUP = "Challenge outcome"  # reported after the challenge, not designed
 
@@ -202,7 +201,7 @@ def reviewed(registration: Registration) -> Criterion:
 def release_date(design: dict[str, Any]) -> tuple[dt.date, str] | None:
     """The earliest data release of the registered schedule, with its label."""
     for entry in design.get("answers", []):
-        if entry["number"] != SCHEDULE_PARAMETER or not entry.get("value"):
+        if entry["number"] != Role.SCHEDULE.number or not entry.get("value"):
             continue
         events = []
         for event in entry["value"].get("events", []):
@@ -250,7 +249,7 @@ def before_release(
 def amendments(
     registration: Registration, versions: list[RegistrationVersion]
 ) -> Criterion:
-    later = [v for v in versions if v.number > 1]
+    later = versions[1:]  # ordered by number: every amendment's version
     approved_versions = set(
         registration.amendments.filter(
             status=AmendmentStatus.APPROVED, version__isnull=False

@@ -5,7 +5,7 @@ Rules (also in docs/public-record.md):
   selection (optionally one call and/or one year).
 - `parameters`: a design *answers* a parameter when it holds a filled value for
   it; a task-level parameter must hold one for every task (a design without
-  tasks answers none). The challenge name (parameter 1) lives on the design row
+  tasks answers none). The challenge name lives on the design row
   and counts when the name is not empty. `not_applicable` counts designs that
   mark the parameter not applicable (at the challenge level, or for at least
   one task); they do not count as answered. `share` = answered / designs.
