@@ -15,6 +15,7 @@ LABEL_WIDTH = 300
 BAR_WIDTH = 360
 VALUE_WIDTH = 90
 TOP = 28
+MAX_BARS = 20  # of a distribution figure
 FONT = "font-family='system-ui, sans-serif' font-size='12'"
 
 
@@ -89,11 +90,17 @@ def completeness_figure(parameters: Sequence[dict]) -> str:
 
 
 def distribution_figure(title: str, counts: dict[str, int]) -> str:
-    """Counts of the values of one structured answer, largest first."""
-    top = max(counts.values(), default=0)
+    """Counts of the values of one structured answer, largest first; beyond
+    `MAX_BARS` values the rest is one "other" bar (the API and CSV keep all)."""
+    items = list(counts.items())
+    if len(items) > MAX_BARS:
+        rest = items[MAX_BARS - 1 :]
+        items = items[: MAX_BARS - 1]
+        items.append((f"{len(rest)} other values", sum(c for _, c in rest)))
+    top = max((c for _, c in items), default=0)
     bars = [
         Bar(label.replace("_", " "), count / top if top else 0.0, str(count))
-        for label, count in counts.items()
+        for label, count in items
     ]
     return bar_chart(title, bars, empty="No task states a value.")
 

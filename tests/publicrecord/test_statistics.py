@@ -213,3 +213,12 @@ def test_cached_statistics_follow_amendments_and_call_titles(
     call.title = "MICCAI 2027 (Daejeon)"
     call.save()
     assert api.get(STATS).json()["by_call"][0]["title"] == "MICCAI 2027 (Daejeon)"
+
+
+def test_long_distributions_end_in_one_other_bar():
+    from publicrecord.figures import MAX_BARS, distribution_figure
+
+    counts = {str(n): 100 - n for n in range(30)}
+    svg = distribution_figure("Test cases", counts)
+    assert svg.count("<title>") == MAX_BARS + 1  # the figure's and one per bar
+    assert "11 other values" in svg
