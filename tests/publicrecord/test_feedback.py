@@ -123,7 +123,7 @@ def test_organizer_answers_and_the_author_is_notified(
 
 
 def test_chair_hides_with_a_reason_kept_in_the_audit_log(
-    api, registration, reader, organizer, chair
+    api, registration, reader, organizer, chair, on_commit
 ):
     feedback_id = post(api, reader, registration, text="Rude words").json()["id"]
     hide = f"/api/v1/feedback/{feedback_id}/hide/"
@@ -133,9 +133,11 @@ def test_chair_hides_with_a_reason_kept_in_the_audit_log(
     no_reason = api.post(hide, {"reason": ""}, format="json")
     assert no_reason.status_code == 400
     assert "reason" in no_reason.json()
-    response = api.post(
-        hide, {"reason": "Insulting, not about the design."}, format="json"
-    )
+    mail.outbox.clear()
+    with on_commit():
+        response = api.post(
+            hide, {"reason": "Insulting, not about the design."}, format="json"
+        )
     assert response.status_code == 200
     [item] = items(api, registration)
     assert item["hidden"] is True
@@ -145,6 +147,8 @@ def test_chair_hides_with_a_reason_kept_in_the_audit_log(
     assert event.details["reason"] == "Insulting, not about the design."
     assert event.details["text"] == "Rude words"
     assert event.actor == chair
+    assert [m.to for m in mail.outbox] == [[reader.email]]
+    assert "Insulting, not about the design." in mail.outbox[0].body
     page = api.get(f"/registry/{registration.identifier}/feedback/").content.decode()
     assert "Rude words" not in page
     assert "Insulting, not about the design." in page

@@ -222,3 +222,14 @@ def test_long_distributions_end_in_one_other_bar():
     svg = distribution_figure("Test cases", counts)
     assert svg.count("<title>") == MAX_BARS + 1  # the figure's and one per bar
     assert "11 other values" in svg
+
+
+def test_a_task_without_scheme_counts_only_its_answers(api, call, organizer, chair):
+    registered(call, organizer, chair, name="Prose only")  # no executable scheme
+    body = api.get(STATS).json()
+    assert body["tasks_without_scheme"] == 1
+    assert body["distributions"]["method"] == {}
+    assert body["distributions"]["bootstrap"] == {}
+    example = Role.METRICS.parameter.example_value["metrics"]  # fill_proposal's
+    assert body["distributions"]["metric"] == {m["name"]: 1 for m in example}
+    assert body["distributions"]["test_cases"] == {"100": 1}
