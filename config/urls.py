@@ -12,6 +12,7 @@ api_v1 = [
     path("", include("reviews.api_urls")),
     path("", include("analysis.api_urls")),
     path("", include("characteristics.api_urls")),
+    path("", include("publicrecord.api_urls")),
 ]
 
 urlpatterns = [
@@ -26,6 +27,7 @@ urlpatterns = [
     path("", include("registry.urls")),
     path("", include("analysis.urls")),
     path("", include("characteristics.urls")),
+    path("", include("publicrecord.urls")),
 ]
 
 handler404 = "config.api.not_found"

@@ -27,6 +27,7 @@ class Role(StrEnum):
 
     CHALLENGE_NAME = "challenge_name"
     ORGANIZING_INSTITUTIONS = "organizing_institutions"
+    SCHEDULE = "schedule"  # data release dates (public record's quality profile)
     ORGANIZER_PARTICIPATION = "organizer_participation"
     TRAINING_POLICY = "training_policy"
     PRE_EVALUATION = "pre_evaluation"
@@ -201,6 +202,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     ),
     Parameter(
         number=6,
+        role=Role.SCHEDULE,
         group="Challenge organization",
         name="Challenge schedule",
         level="challenge",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("ranking", "config", "accounts", "registry", "reviews", "analysis")
-PACKAGES += ("audit", "demo", "casemodels", "characteristics")
+PACKAGES += ("audit", "demo", "casemodels", "characteristics", "publicrecord")
 EXEMPT = {
     "registry/parameters.py",  # the catalogue
     "registry/bias_checklist.py",  # BIAS item numbers, not parameters

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "analysis",
     "characteristics",
     "audit",
+    "publicrecord",
     "demo",
 ]
 
@@ -160,6 +161,20 @@ MEDIA_URL = "media/"
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", str(50 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Open feedback on registered challenges (issue 17, docs/public-record.md): the
+# length of a comment, and comments + answers per person per window.
+FEEDBACK_MAX_CHARS = int(os.environ.get("FEEDBACK_MAX_CHARS", "5000"))
+FEEDBACK_RATE_LIMIT = int(os.environ.get("FEEDBACK_RATE_LIMIT", "5"))
+FEEDBACK_RATE_WINDOW_SECONDS = int(
+    os.environ.get("FEEDBACK_RATE_WINDOW_SECONDS", "3600")
+)
+
+# Optional deposit of registered designs in a Zenodo-compatible repository
+# (publicrecord/deposit.py): off while ZENODO_TOKEN is empty.
+ZENODO_TOKEN = os.environ.get("ZENODO_TOKEN", "")
+ZENODO_URL = os.environ.get("ZENODO_URL", "https://zenodo.org")
+ZENODO_TIMEOUT_SECONDS = int(os.environ.get("ZENODO_TIMEOUT_SECONDS", "30"))
+
 # Case-characteristics models (issue 16): bounds of a metadata table and a model.
 CASE_METADATA_MAX_ROWS = int(os.environ.get("CASE_METADATA_MAX_ROWS", "200000"))
 CASE_METADATA_MAX_COLUMNS = int(os.environ.get("CASE_METADATA_MAX_COLUMNS", "200"))

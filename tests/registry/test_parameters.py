@@ -144,6 +144,7 @@ def test_roles_point_at_the_table_4_5_numbers():
     assert {role: role.number for role in Role} == {
         Role.CHALLENGE_NAME: 1,
         Role.ORGANIZING_INSTITUTIONS: 3,
+        Role.SCHEDULE: 6,
         Role.ORGANIZER_PARTICIPATION: 10,
         Role.TRAINING_POLICY: 11,
         Role.PRE_EVALUATION: 12,

@@ -1,0 +1,38 @@
+from django.contrib import admin
+
+from .models import Deposit, Feedback, FeedbackAnswer, ResearcherProfile
+
+
+@admin.register(ResearcherProfile)
+class ResearcherProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "orcid")
+    search_fields = ("user__username", "orcid")
+
+
+class AnswerInline(admin.TabularInline):
+    model = FeedbackAnswer
+    extra = 0
+    readonly_fields = ("author", "text", "created")
+
+
+@admin.register(Feedback)
+class FeedbackAdmin(admin.ModelAdmin):
+    """Read-only: moderation goes through the chairs' hide action (audited)."""
+
+    list_display = ("registration", "category", "author", "created", "hidden")
+    list_filter = ("category", "hidden")
+    readonly_fields = [f.name for f in Feedback._meta.fields]
+    inlines = [AnswerInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Deposit)
+class DepositAdmin(admin.ModelAdmin):
+    list_display = ("version", "status", "doi", "attempts", "finished")
+    list_filter = ("status",)
+    readonly_fields = [f.name for f in Deposit._meta.fields]

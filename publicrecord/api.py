@@ -1,0 +1,259 @@
+"""REST API of the public record (public reads; feedback writes signed in)."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import (
+    AllowAny,
+    IsAuthenticated,
+    IsAuthenticatedOrReadOnly,
+)
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from registry.models import Registration, RegistrationVersion
+from registry.pagination import PAGE_PARAMETERS, paginated, paginated_schema
+
+from .citation import bibtex, citation_record, csl_json, datacite_xml
+from .feedback import (
+    RateLimitedError,
+    answer_data,
+    answer_feedback,
+    feedback_data,
+    hide_feedback,
+    post_feedback,
+    thread,
+)
+from .models import Feedback
+from .profiles import me_data, update_me
+from .quality import quality_profile
+from .selection import parse_selection
+from .statistics import registry_statistics, statistics_csv
+
+CSL_JSON = "application/vnd.citationstyles.csl+json"
+SELECTION_PARAMETERS = [
+    OpenApiParameter("call", str, description="Slug of one call."),
+    OpenApiParameter("year", int, description="Year of registration (YYYY)."),
+]
+
+
+class Statistics(APIView):
+    """Registry statistics of the latest registered versions (no login)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=SELECTION_PARAMETERS, responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request) -> Response:
+        return Response(registry_statistics(parse_selection(request.query_params)))
+
+
+class StatisticsCsv(APIView):
+    """The same statistics as CSV (one row per number)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=SELECTION_PARAMETERS, responses={(200, "text/csv"): str})
+    def get(self, request: Request) -> HttpResponse:
+        stats = registry_statistics(parse_selection(request.query_params))
+        return csv_response(stats)
+
+
+def csv_response(stats: dict) -> HttpResponse:
+    response = HttpResponse(statistics_csv(stats), content_type="text/csv")
+    response["Content-Disposition"] = 'attachment; filename="registry-statistics.csv"'
+    return response
+
+
+def registration_or_404(identifier: str) -> Registration:
+    return get_object_or_404(
+        Registration.objects.select_related("challenge", "call"), identifier=identifier
+    )
+
+
+class Quality(APIView):
+    """The quality profile of a registered challenge: criteria, not a score."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, identifier: str) -> Response:
+        registration = registration_or_404(identifier)
+        criteria = quality_profile(registration)
+        return Response(
+            {
+                "identifier": registration.identifier,
+                "criteria": [c.as_dict() for c in criteria],
+            }
+        )
+
+
+# --- citable metadata ------------------------------------------------------------
+
+
+def version_or_404(identifier: str, number: int | None) -> RegistrationVersion:
+    registration = registration_or_404(identifier)
+    versions = registration.versions.select_related("registration")
+    if number is None:
+        return versions.order_by("-number").first()
+    return get_object_or_404(versions, number=number)
+
+
+def _download(content, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+class DataCite(APIView):
+    """DataCite Metadata Schema 4.6 XML of a version (latest without a number)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, "application/xml"): str})
+    def get(self, request: Request, identifier: str, number: int | None = None):
+        version = version_or_404(identifier, number)
+        return _download(
+            datacite_xml(citation_record(version)),
+            "application/xml; charset=utf-8",
+            f"{identifier}-v{version.number}-datacite.xml",
+        )
+
+
+class CslJson(APIView):
+    """CSL-JSON (reference managers) of a version (latest without a number)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, CSL_JSON): OpenApiTypes.OBJECT})
+    def get(self, request: Request, identifier: str, number: int | None = None):
+        version = version_or_404(identifier, number)
+        return _download(
+            json.dumps(
+                csl_json(citation_record(version)), ensure_ascii=False, indent=2
+            ),
+            f"{CSL_JSON}; charset=utf-8",
+            f"{identifier}-v{version.number}.csl.json",
+        )
+
+
+class BibTeX(APIView):
+    """BibTeX of a version (latest without a number)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, "application/x-bibtex"): str})
+    def get(self, request: Request, identifier: str, number: int | None = None):
+        version = version_or_404(identifier, number)
+        return _download(
+            bibtex(citation_record(version)),
+            "application/x-bibtex; charset=utf-8",
+            f"{identifier}-v{version.number}.bib",
+        )
+
+
+# --- the signed-in user ----------------------------------------------------------
+
+
+class Me(APIView):
+    """The signed-in user's citation identity: name and ORCID iD."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request) -> Response:
+        return Response(me_data(request.user))
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def patch(self, request: Request) -> Response:
+        return Response(update_me(request.user, request.data))
+
+
+# --- open feedback ---------------------------------------------------------------
+
+
+def _body(request: Request) -> dict:
+    if not isinstance(request.data, dict):
+        raise exceptions.ValidationError({"detail": "Send a JSON object."})
+    return request.data
+
+
+def _throttled(exc: RateLimitedError) -> exceptions.Throttled:
+    return exceptions.Throttled(wait=exc.wait, detail=str(exc))
+
+
+class FeedbackThread(APIView):
+    """The public feedback thread of a registered challenge; signed-in users post."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=PAGE_PARAMETERS, responses=paginated_schema("FeedbackPage")
+    )
+    def get(self, request: Request, identifier: str) -> Response:
+        registration = registration_or_404(identifier)
+        return paginated(
+            request,
+            thread(registration),
+            lambda page: [feedback_data(f) for f in page],
+            view=self,
+        )
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, identifier: str) -> Response:
+        registration = registration_or_404(identifier)
+        data = _body(request)
+        try:
+            feedback = post_feedback(
+                registration=registration,
+                author=request.user,
+                category=data.get("category"),
+                text=data.get("text"),
+            )
+        except RateLimitedError as exc:
+            raise _throttled(exc) from None
+        return Response(feedback_data(feedback), status=status.HTTP_201_CREATED)
+
+
+def feedback_or_404(pk: int) -> Feedback:
+    return get_object_or_404(
+        Feedback.objects.select_related("registration__challenge__call"), pk=pk
+    )
+
+
+class FeedbackAnswers(APIView):
+    """An organizer's public answer to a comment."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        feedback = feedback_or_404(pk)
+        try:
+            answer = answer_feedback(
+                feedback=feedback, author=request.user, text=_body(request).get("text")
+            )
+        except RateLimitedError as exc:
+            raise _throttled(exc) from None
+        return Response(answer_data(answer), status=status.HTTP_201_CREATED)
+
+
+class FeedbackHide(APIView):
+    """A chair hides a comment, with a reason (kept in the audit log)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, pk: int) -> Response:
+        feedback = hide_feedback(
+            feedback=feedback_or_404(pk),
+            actor=request.user,
+            reason=_body(request).get("reason"),
+        )
+        return Response(feedback_data(feedback))

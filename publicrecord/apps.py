@@ -1,0 +1,28 @@
+from django.apps import AppConfig
+
+
+class PublicRecordConfig(AppConfig):
+    """The registry as a public record: statistics, quality profiles, open
+    feedback and citable metadata (issue 17)."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "publicrecord"
+    verbose_name = "Public record"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from registry.models import RegistrationVersion
+
+        from . import deposit  # registers the deposit job
+
+        def version_saved(sender, instance, created, **kwargs):
+            if created:
+                deposit.schedule_deposit(instance)
+
+        post_save.connect(
+            version_saved,
+            sender=RegistrationVersion,
+            dispatch_uid="publicrecord.deposit_new_versions",
+            weak=False,
+        )

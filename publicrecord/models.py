@@ -1,0 +1,122 @@
+"""ORCID iDs of people, and the open feedback thread of registered challenges.
+
+Feedback is never deleted: a chair hides a comment with a reason (kept, and
+recorded in the audit log); a hidden comment keeps its place in the thread
+without its text.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class ResearcherProfile(models.Model):
+    """Public identifiers of a person (beside `accounts.Profile`)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="researcher_profile",
+    )
+    orcid = models.CharField(
+        max_length=19,
+        blank=True,
+        help_text="ORCID iD, 0000-0000-0000-000X (ISO 7064 11,2 check digit).",
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.orcid or 'no ORCID'})"
+
+
+class FeedbackCategory(models.TextChoices):
+    DESIGN = "design", "Design"
+    DATA = "data", "Data"
+    ANNOTATIONS = "annotations", "Annotations"
+
+
+class Feedback(models.Model):
+    """A signed-in reader's public comment on a registered challenge."""
+
+    registration = models.ForeignKey(
+        "registry.Registration", on_delete=models.PROTECT, related_name="feedback"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    category = models.CharField(max_length=16, choices=FeedbackCategory.choices)
+    text = models.TextField()
+    created = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False)
+    hidden_reason = models.TextField(blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    hidden_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        indexes = [
+            models.Index(
+                fields=["registration", "created"], name="feedback_thread_idx"
+            ),
+            models.Index(fields=["author", "created"], name="feedback_author_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Feedback {self.pk} on {self.registration_id}"
+
+
+class FeedbackAnswer(models.Model):
+    """An organizer's public answer to a feedback comment."""
+
+    feedback = models.ForeignKey(
+        Feedback, on_delete=models.CASCADE, related_name="answers"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    text = models.TextField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"Answer {self.pk} to feedback {self.feedback_id}"
+
+
+class DepositStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    DONE = "done", "Published"
+    FAILED = "failed", "Failed"
+
+
+class Deposit(models.Model):
+    """The deposit of one registration version in a Zenodo-compatible repository.
+
+    Kept across attempts: a deposition created but not yet published is resumed
+    (its id and file bucket are stored) instead of being created twice.
+    """
+
+    version = models.OneToOneField(
+        "registry.RegistrationVersion",
+        on_delete=models.PROTECT,
+        related_name="deposit",
+    )
+    status = models.CharField(
+        max_length=16, choices=DepositStatus.choices, default=DepositStatus.QUEUED
+    )
+    deposition_id = models.CharField(max_length=100, blank=True)
+    bucket = models.URLField(max_length=500, blank=True)
+    doi = models.CharField(max_length=200, blank=True)
+    record_url = models.URLField(max_length=500, blank=True)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Deposit of {self.version} ({self.status})"

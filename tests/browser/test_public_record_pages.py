@@ -1,0 +1,38 @@
+"""The public-record pages (statistics, quality card, citations, profile) work
+in the browser under the Content-Security-Policy, on a phone-sized screen too."""
+
+import pytest
+
+from tests.browser.test_open_feedback import registered_challenge, sign_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_public_record_pages_raise_no_csp_violation(page):
+    registration = registered_challenge()
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text)
+            if "Content Security Policy" in message.text
+            else None
+        ),
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/statistics/")
+    assert page.locator("#stat-challenges").inner_text() == "1"
+    figure = page.locator("#completeness svg")
+    assert figure.bounding_box()["width"] <= 390  # scales to the phone's width
+    page.goto(f"/registry/{registration.identifier}/")
+    assert page.locator("[data-criterion]").count() == 6
+    bibtex = page.request.get(page.locator("#cite-bibtex").get_attribute("href"))
+    assert bibtex.text().startswith("@misc{miccai2027001v1,")
+    sign_in(page, "olga")
+    page.goto("/profile/")
+    page.fill("#id_orcid", "0000-0002-1825-0097")
+    page.click("#profile-form button[type=submit]")
+    page.wait_for_selector(".alert-success")
+    page.goto(f"/registry/{registration.identifier}/feedback/")
+    page.wait_for_load_state("networkidle")
+    assert violations == []
