@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from audit.services import record
 
-from .diffs import Change, design_diff
+from .design import Change, Design, diff_designs
 from .lock import RegisteredDataError, registered_changes_allowed
 from .models import Amendment, AmendmentStatus, Registration, RegistrationVersion
 from .permissions import is_chair, is_organizer
@@ -168,8 +168,10 @@ def _explained(change: Change, changes: dict[str, Any]) -> bool:
     if change.scope is None:
         return str(change.number) in changes.get("challenge", {})
     approved = changes.get("tasks", {}).get(change.scope, {})
-    if change.number is None:
-        return change.name == "Ranking scheme" and "scheme" in approved
+    if change.kind == "scheme":
+        return "scheme" in approved
+    if change.number is None:  # a task added or removed
+        return False
     # The prose of parameters 46/48/49/50 is rewritten from a changed scheme.
     return str(change.number) in approved or (
         "scheme" in approved and change.number in PROSE_FROM_SCHEME
@@ -186,16 +188,16 @@ def check_amendment_version(
     what differs, so it can be neither hidden in a version nor left out of its
     diff.
     """
-    before = json.loads(previous.canonical)["design"]
-    after = json.loads(version.canonical)["design"]
+    before = Design.from_dict(json.loads(previous.canonical)["design"])
+    after = Design.from_dict(json.loads(version.canonical)["design"])
     unexplained = [
         f"{c.scope or 'challenge'}: {c.name}"
-        for c in design_diff(before, after)
+        for c in diff_designs(before, after)
         if not _explained(c, changes)
     ]
     name_changed = "1" in changes.get("challenge", {})
     for key in ("call", "planning", *(() if name_changed else ("name",))):
-        if before.get(key) != after.get(key):
+        if getattr(before, key) != getattr(after, key):
             unexplained.append(f"challenge: {key}")
     if unexplained:
         raise RegisteredDataError(
