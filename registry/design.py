@@ -76,6 +76,14 @@ class DesignAnswer:
         )
 
 
+def split_compared(compared: Any) -> tuple[Any, str]:
+    """``(value, not_applicable)`` of a compared form (see `DesignAnswer.compared`);
+    amendments store their changes in that form."""
+    if isinstance(compared, dict) and set(compared) == {"not_applicable"}:
+        return None, compared["not_applicable"]
+    return compared, ""
+
+
 def _answers_by_number(answers: Iterable[DesignAnswer]) -> dict[int, DesignAnswer]:
     return {a.number: a for a in answers}
 
@@ -149,15 +157,12 @@ class Design:
         )
 
     def with_answer(
-        self,
-        number: int,
-        value: Any,
-        *,
-        task: str | None = None,
-        not_applicable: str = "",
+        self, number: int, compared: Any, *, task: str | None = None
     ) -> Design:
-        """A copy with one answer set (an amendment applied in memory)."""
-        entry = DesignAnswer(number, get_parameter(number).name, value, not_applicable)
+        """A copy with one answer set to `compared` (a value or ``{"not_applicable":
+        why}``): an amendment applied in memory."""
+        value, reason = split_compared(compared)
+        entry = DesignAnswer(number, get_parameter(number).name, value, reason)
         if task is None:
             return replace(self, answers=_set(self.answers, entry))
         return replace(
