@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .models import Answer, Challenge
-from .parameters import BY_NUMBER, get_parameter
+from .parameters import BY_NUMBER, Role, get_parameter
 
 SCHEMA = "challenge-registry/proposal"
 SCHEMA_VERSION = 1
@@ -88,6 +88,11 @@ def _answers_by_number(answers: Iterable[DesignAnswer]) -> dict[int, DesignAnswe
     return {a.number: a for a in answers}
 
 
+def _value_of(answers: Iterable[DesignAnswer], role: Role) -> Any:
+    entry = _answers_by_number(answers).get(role.number)
+    return entry.value if entry is not None and entry.applies else None
+
+
 @dataclass(frozen=True)
 class TaskDesign:
     name: str
@@ -96,6 +101,11 @@ class TaskDesign:
 
     def answer(self, number: int) -> DesignAnswer | None:
         return _answers_by_number(self.answers).get(number)
+
+    def value_of(self, role: Role) -> Any:
+        """The task's value for the parameter of `role` (None: unanswered or not
+        applicable)."""
+        return _value_of(self.answers, role)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -127,6 +137,11 @@ class Design:
     def answer(self, number: int) -> DesignAnswer | None:
         """A challenge-level answer."""
         return _answers_by_number(self.answers).get(number)
+
+    def value_of(self, role: Role) -> Any:
+        """The challenge-level value for the parameter of `role` (None:
+        unanswered or not applicable)."""
+        return _value_of(self.answers, role)
 
     def task(self, name: str) -> TaskDesign | None:
         return next((t for t in self.tasks if t.name == name), None)
