@@ -214,7 +214,7 @@ def _explained(change: Change, changes: dict[str, Any]) -> bool:
         return "scheme" in approved
     if change.number is None:  # a task added or removed
         return False
-    # The prose of parameters 46/48/49/50 is rewritten from a changed scheme.
+    # The prose a scheme writes (SCHEME_PROSE) is rewritten from a changed scheme.
     return str(change.number) in approved or (
         "scheme" in approved and change.number in PROSE_FROM_SCHEME
     )

@@ -403,7 +403,7 @@ def import_challenge(data: Any, *, owner, call: Call | None = None) -> Challenge
             )
             _write_answers(challenge, task, task_data["answers"], owner)
             if task_data.get("scheme") is not None:
-                # Stored as exported: the imported prose of 46/48–50 is kept as is.
+                # Stored as exported: the imported scheme prose is kept as is.
                 task.scheme = clean_task_scheme(task, task_data["scheme"])
                 task.save(update_fields=["scheme"])
     except ValidationError as exc:  # validation above should have caught it
