@@ -330,8 +330,14 @@ def _answer_change(
     if before == after:
         return None
     words: tuple[WordChange, ...] = ()
+    fields: tuple[tuple[str, Any, Any], ...] = ()
     if isinstance(before, str) and isinstance(after, str):
         words = word_diff(before, after)
+    elif a and b and a.applies and b.applies:
+        # Two structured values: the leaves that differ. Anything else (an
+        # answer added or removed, marked or unmarked not applicable) reads
+        # best as its text before and after.
+        fields = tuple(field_diff(before, after))
     parameter = BY_NUMBER.get(number)
     return Change(
         "answer",
@@ -343,7 +349,7 @@ def _answer_change(
         a.text() if a else "",
         b.text() if b else "",
         words,
-        () if words else tuple(field_diff(before, after)),
+        fields,
     )
 
 
@@ -364,7 +370,8 @@ def _task_changes(a: TaskDesign, b: TaskDesign) -> list[Change]:
                 SCHEME_CHANGE,
                 a.scheme,
                 b.scheme,
-                fields=tuple(field_diff(a.scheme, b.scheme)),
+                # A scheme set or removed lists each of its fields.
+                fields=tuple(field_diff(a.scheme or {}, b.scheme or {})),
             )
         )
     return changes

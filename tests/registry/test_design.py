@@ -96,6 +96,17 @@ def test_not_applicable_change_is_readable(proposal, organizer):
     assert change.before_text == "Not applicable: No outcome yet."
     assert change.after == "Nat Commun 2028"
     assert change.to_dict()["to_text"] == "Nat Commun 2028"
+    assert change.fields == ()  # read as text, not as a "(value)" field
+
+
+def test_a_scheme_set_lists_each_field(proposal):
+    before = design_of(proposal)
+    after = before.with_scheme("Brain", None)
+    (change,) = diff_designs(after, before).changes
+    assert change.kind == "scheme"
+    fields = {name: (a, b) for name, a, b in change.fields}
+    assert fields["method"] == (None, "aggregate_then_rank")
+    assert fields["ties"] == (None, "min")
 
 
 def test_old_review_snapshots_migrate_to_the_canonical_form(proposal):

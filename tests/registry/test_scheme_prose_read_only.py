@@ -93,7 +93,7 @@ def test_editor_shows_scheme_prose_read_only(client, organizer, proposal):
 
 
 def test_amendment_marks_a_parameter_not_applicable_through_the_api(
-    api, registration, organizer, chair
+    api, client, registration, organizer, chair
 ):
     api.force_authenticate(organizer)
     url = f"/api/v1/registrations/{IDENTIFIER}/amendments/"
@@ -117,6 +117,11 @@ def test_amendment_marks_a_parameter_not_applicable_through_the_api(
     (only,) = diff["changes"]
     assert (only["task"], only["number"], only["to"]) == ("Brain", RESULTS, change)
     assert only["to_text"] == "Not applicable: No results document is planned."
+    page = client.get(reverse("registry:public-detail", args=[IDENTIFIER]))
+    body = page.content.decode()
+    shown = body[body.index('data-change="Brain|52"') :]
+    shown = shown[: shown.index("</li>")]
+    assert "<ins>Not applicable: No results document is planned.</ins>" in shown
 
 
 def test_amendment_of_scheme_prose_is_refused(api, registration, organizer):
