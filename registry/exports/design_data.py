@@ -106,9 +106,7 @@ def build_design_data(
 ) -> DesignDocument:
     """Everything the PDF shows, read once from the database as a `Design`."""
     design = design_of(challenge)
-    completeness, answers = _completeness(
-        design, challenge.call.completeness_threshold
-    )
+    completeness, answers = _completeness(design, challenge.call.completeness_threshold)
     organizers = [challenge.owner, *challenge.co_organizers.order_by("username")]
     planning = challenge.planning or {}
     return DesignDocument(
