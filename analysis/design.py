@@ -2,7 +2,7 @@
 
 Analyses are checked against what was registered (the frozen registration
 version), never against the live proposal rows, so this module reads the
-registration document only.
+registration document only, through the one typed design (`registry.design`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from registry.design import Design
 from registry.parameters import Role
 
 # "at most 3 submissions", "maximum of 2 submissions", "up to 5 submissions",
@@ -53,12 +54,6 @@ class RegisteredDesign:
     post_hoc_versions: tuple[int, ...] = field(default=())
 
 
-def _answers(entries: list[dict[str, Any]]) -> dict[Role, Any]:
-    """The values of the parameters the analysis reads, by role (None: unanswered)."""
-    by_number = {a["number"]: a.get("value") for a in entries if "value" in a}
-    return {role: by_number.get(role.number) for role in Role}
-
-
 def _metrics(value: Any) -> dict[str, RegisteredMetric]:
     if not value:
         return {}
@@ -87,26 +82,24 @@ def design_from_canonical(
     canonical: str, *, sha256: str, post_hoc_versions: tuple[int, ...] = ()
 ) -> RegisteredDesign:
     document = json.loads(canonical)
-    design = document["design"]
-    challenge = _answers(design["answers"])
+    design = Design.from_dict(document["design"])
     tasks = {}
-    for task in design["tasks"]:
-        answers = _answers(task["answers"])
-        count = answers[Role.TEST_CASES]
-        tasks[task["name"]] = RegisteredTask(
-            name=task["name"],
-            metrics=_metrics(answers[Role.METRICS]),
+    for task in design.tasks:
+        count = task.value_of(Role.TEST_CASES)
+        tasks[task.name] = RegisteredTask(
+            name=task.name,
+            metrics=_metrics(task.value_of(Role.METRICS)),
             test_cases=count["count"] if count else None,
-            scheme=task.get("scheme"),
-            missing_handling=answers[Role.MISSING_DATA],
+            scheme=task.scheme,
+            missing_handling=task.value_of(Role.MISSING_DATA),
         )
     institutions = list(
-        (challenge[Role.ORGANIZING_INSTITUTIONS] or {}).get("institutions", [])
+        (design.value_of(Role.ORGANIZING_INSTITUTIONS) or {}).get("institutions", [])
     )
     institutions += [
         o["institution"] for o in document.get("organizers", []) if o.get("institution")
     ]
-    policy = challenge[Role.ORGANIZER_PARTICIPATION]
+    policy = design.value_of(Role.ORGANIZER_PARTICIPATION)
     return RegisteredDesign(
         identifier=document["identifier"],
         version=document["version"],
@@ -115,8 +108,8 @@ def design_from_canonical(
         organizer_institutions=tuple(dict.fromkeys(institutions)),
         organizer_participation=policy["choice"] if policy else None,
         submission_limit=submission_limit_from(
-            challenge[Role.SUBMISSION_INSTRUCTIONS],
-            challenge[Role.PRE_EVALUATION],
+            design.value_of(Role.SUBMISSION_INSTRUCTIONS),
+            design.value_of(Role.PRE_EVALUATION),
         ),
         post_hoc_versions=post_hoc_versions,
     )

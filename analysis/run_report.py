@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
 
 import pandas as pd
 from django.utils import timezone
 
+from registry.design import Design, DesignAnswer
 from registry.parameters import get_parameter
 
 from .design import RegisteredDesign
@@ -56,20 +56,18 @@ def title_of(run: AnalysisRun, design: RegisteredDesign) -> TitleInfo:
     )
 
 
-def _answered(entries: list[dict[str, Any]]) -> set[int]:
+def _answered(answers: Iterable[DesignAnswer]) -> set[int]:
     return {
-        a["number"]
-        for a in entries
-        if a.get("value") not in (None, "", [], {}) or a.get("not_applicable")
+        a.number for a in answers if not a.applies or a.value not in (None, "", [], {})
     }
 
 
 def design_answers(canonical: str) -> dict[str, str]:
     """BIAS item → the registered design's parameters answering it."""
-    design = json.loads(canonical)["design"]
-    numbers = _answered(design.get("answers", []))
-    for task in design.get("tasks", []):
-        numbers |= _answered(task.get("answers", []))
+    design = Design.from_dict(json.loads(canonical)["design"])
+    numbers = _answered(design.answers)
+    for task in design.tasks:
+        numbers |= _answered(task.answers)
     by_item: dict[str, list[str]] = {}
     for number in sorted(numbers):
         try:

@@ -17,13 +17,19 @@ from django.utils import timezone
 
 from audit.services import record
 
-from .diffs import Change, design_diff
+from .design import Change, Design, diff_designs, split_compared
 from .lock import RegisteredDataError, registered_changes_allowed
 from .models import Amendment, AmendmentStatus, Registration, RegistrationVersion
+from .parameters import BY_NUMBER
 from .permissions import is_chair, is_organizer
 from .registration import append_version
 from .schemes import PROSE_FROM_SCHEME, clean_task_scheme, write_scheme_prose
-from .services import TransitionError, clean_answer, store_answer
+from .services import (
+    TransitionError,
+    clean_answer,
+    refuse_scheme_prose,
+    store_answer,
+)
 
 CHANGE_KEYS = {"challenge", "tasks"}
 
@@ -37,8 +43,35 @@ def _number(key: Any, where: str) -> int:
         ) from None
 
 
+def _clean_change(number: int, task, value: Any, *, new_scheme: bool) -> Any:
+    """One cleaned change: a value, or ``{"not_applicable": reason}`` (the form
+    `registry.design` compares). The prose a ranking scheme writes is refused while
+    the task has (or is given) a scheme: the scheme is what changes."""
+    refuse_scheme_prose(task, number)
+    parameter = BY_NUMBER.get(number)
+    if new_scheme and parameter is not None and parameter.derived_from_scheme:
+        raise ValidationError(
+            {
+                f"tasks.{task.name}.{number}": f"Parameter {number} "
+                f"({parameter.name}) is written from the new ranking scheme."
+            }
+        )
+    value, reason = split_compared(value)
+    if reason:
+        return {
+            "not_applicable": clean_answer(
+                number=number, task=task, value=None, not_applicable=reason
+            )[1]
+        }
+    return clean_answer(number=number, task=task, value=value, not_applicable=None)[0]
+
+
 def clean_changes(registration: Registration, changes: Any) -> dict[str, Any]:
-    """Validate the whole change set before anything is stored."""
+    """Validate the whole change set before anything is stored.
+
+    ``{"challenge": {"<n>": change}, "tasks": {"<task>": {"<n>": change,
+    "scheme": {...}}}}`` where a change is the new value or ``{"not_applicable":
+    "why"}``."""
     if not isinstance(changes, dict) or not changes:
         raise ValidationError({"changes": "Give at least one change."})
     unknown = set(changes) - CHANGE_KEYS
@@ -49,8 +82,8 @@ def clean_changes(registration: Registration, changes: Any) -> dict[str, Any]:
     cleaned: dict[str, Any] = {"challenge": {}, "tasks": {}}
     for key, value in (changes.get("challenge") or {}).items():
         number = _number(key, f"challenge.{key}")
-        cleaned["challenge"][str(number)], _ = clean_answer(
-            number=number, task=None, value=value, not_applicable=None
+        cleaned["challenge"][str(number)] = _clean_change(
+            number, None, value, new_scheme=False
         )
     for task_name, task_changes in (changes.get("tasks") or {}).items():
         task = tasks.get(task_name)
@@ -69,8 +102,8 @@ def clean_changes(registration: Registration, changes: Any) -> dict[str, Any]:
                 out["scheme"] = clean_task_scheme(task, value)
                 continue
             number = _number(key, f"tasks.{task_name}.{key}")
-            out[str(number)], _ = clean_answer(
-                number=number, task=task, value=value, not_applicable=None
+            out[str(number)] = _clean_change(
+                number, task, value, new_scheme="scheme" in task_changes
             )
         cleaned["tasks"][task_name] = out
     if not cleaned["challenge"]:
@@ -144,8 +177,15 @@ def approve_amendment(
 
 def _apply_changes(challenge, changes: dict[str, Any], *, actor) -> None:
     tasks = {task.name: task for task in challenge.tasks.all()}
-    for key, value in changes.get("challenge", {}).items():
-        store_answer(challenge=challenge, number=int(key), actor=actor, value=value)
+    for key, change in changes.get("challenge", {}).items():
+        value, reason = split_compared(change)
+        store_answer(
+            challenge=challenge,
+            number=int(key),
+            actor=actor,
+            value=value,
+            not_applicable=reason or None,
+        )
     for task_name, task_changes in changes.get("tasks", {}).items():
         task = tasks[task_name]
         for key, value in task_changes.items():
@@ -154,12 +194,14 @@ def _apply_changes(challenge, changes: dict[str, Any], *, actor) -> None:
                 task.save(update_fields=["scheme"])
                 write_scheme_prose(task, actor=actor)
             else:
+                value, reason = split_compared(value)
                 store_answer(
                     challenge=challenge,
                     task=task,
                     number=int(key),
                     actor=actor,
                     value=value,
+                    not_applicable=reason or None,
                 )
 
 
@@ -168,9 +210,11 @@ def _explained(change: Change, changes: dict[str, Any]) -> bool:
     if change.scope is None:
         return str(change.number) in changes.get("challenge", {})
     approved = changes.get("tasks", {}).get(change.scope, {})
-    if change.number is None:
-        return change.name == "Ranking scheme" and "scheme" in approved
-    # The prose of parameters 46/48/49/50 is rewritten from a changed scheme.
+    if change.kind == "scheme":
+        return "scheme" in approved
+    if change.number is None:  # a task added or removed
+        return False
+    # The prose a scheme writes (SCHEME_PROSE) is rewritten from a changed scheme.
     return str(change.number) in approved or (
         "scheme" in approved and change.number in PROSE_FROM_SCHEME
     )
@@ -186,16 +230,16 @@ def check_amendment_version(
     what differs, so it can be neither hidden in a version nor left out of its
     diff.
     """
-    before = json.loads(previous.canonical)["design"]
-    after = json.loads(version.canonical)["design"]
+    before = Design.from_dict(json.loads(previous.canonical)["design"])
+    after = Design.from_dict(json.loads(version.canonical)["design"])
     unexplained = [
         f"{c.scope or 'challenge'}: {c.name}"
-        for c in design_diff(before, after)
+        for c in diff_designs(before, after)
         if not _explained(c, changes)
     ]
     name_changed = "1" in changes.get("challenge", {})
     for key in ("call", "planning", *(() if name_changed else ("name",))):
-        if before.get(key) != after.get(key):
+        if getattr(before, key) != getattr(after, key):
             unexplained.append(f"challenge: {key}")
     if unexplained:
         raise RegisteredDataError(

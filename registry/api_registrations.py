@@ -26,7 +26,7 @@ from registry.pagination import (
 
 from .access import conflict, get_challenge
 from .amendments import approve_amendment, propose_amendment, reject_amendment
-from .diffs import design_diff
+from .design import Design, diff_designs
 from .models import (
     Amendment,
     Registration,
@@ -240,8 +240,8 @@ class RegistrationDiff(APIView):
             version = registration.versions.filter(number=number).first()
             if version is None:
                 return Response({key: [f"No version {number}."]}, status=404)
-            documents[key] = json.loads(version.canonical)["design"]
-        changes = design_diff(documents["from"], documents["to"])
+            documents[key] = Design.from_dict(json.loads(version.canonical)["design"])
+        changes = diff_designs(documents["from"], documents["to"])
         return Response({**numbers, "changes": [c.to_dict() for c in changes]})
 
 

@@ -54,6 +54,16 @@ class Role(StrEnum):
         return BY_ROLE[self].number
 
 
+# The prose a task's ranking scheme writes (keys of `ranking.describe_scheme`): while
+# the task has a scheme these answers are the scheme's, read-only in every interface.
+SCHEME_PROSE: dict[Role, str] = {
+    Role.RANKING_METHOD: "ranking",
+    Role.MISSING_DATA: "missing",
+    Role.UNCERTAINTY: "uncertainty",
+    Role.STATISTICAL_TESTS: "tests",
+}
+
+
 @dataclass(frozen=True)
 class Parameter:
     number: int
@@ -88,6 +98,11 @@ class Parameter:
 
     def to_text(self, value: Any) -> str:
         return KINDS[self.kind].to_text(value)
+
+    @property
+    def derived_from_scheme(self) -> bool:
+        """Written from the task's ranking scheme when the task has one."""
+        return self.role in SCHEME_PROSE
 
 
 PARAMETERS: tuple[Parameter, ...] = (

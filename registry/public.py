@@ -6,7 +6,6 @@ Everything shown of a registered design comes from a version's canonical JSON
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,9 +15,9 @@ from django.db.models import QuerySet
 
 from ranking import describe_scheme
 
-from .diffs import Change
+from .design import Change, Design, DesignAnswer
 from .models import RegistrationListing, RegistrationVersion
-from .parameters import Parameter, get_parameter
+from .parameters import Parameter
 from .schemes import PROSE_FROM_SCHEME
 from .search import ListingFilters, search_listings
 from .sections import sections_at
@@ -27,6 +26,11 @@ from .services import NAME_PARAMETER
 
 def document_of(version: RegistrationVersion) -> dict[str, Any]:
     return json.loads(version.canonical)
+
+
+def version_design(version: RegistrationVersion) -> Design:
+    """The design frozen in a registration version (its canonical JSON)."""
+    return Design.from_dict(document_of(version)["design"])
 
 
 def public_registrations(
@@ -71,21 +75,17 @@ class DocPart:
     scheme_sentences: dict[str, str] = field(default_factory=dict)
 
 
-def _answers(entries: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    return {e["number"]: e for e in entries}
-
-
-def _rows(section, answers, scope, changed) -> list[DocRow]:
+def _rows(section, answers: dict[int, DesignAnswer], scope, changed) -> list[DocRow]:
     rows = []
     for parameter in section.parameters:
-        entry = answers.get(parameter.number, {})
-        value = entry.get("value")
+        entry = answers.get(parameter.number)
+        value = entry.value if entry else None
         text = parameter.to_text(value) if value is not None else ""
         rows.append(
             DocRow(
                 parameter,
                 text,
-                entry.get("not_applicable", ""),
+                entry.not_applicable if entry else "",
                 (scope, parameter.number) in changed,
             )
         )
@@ -104,30 +104,30 @@ def flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
     return [(prefix, "—" if value is None else value)]
 
 
-def design_parts(
-    design: dict[str, Any], *, changes: Sequence[Change] = ()
-) -> list[DocPart]:
+def design_parts(design: Design, *, changes: Sequence[Change] = ()) -> list[DocPart]:
     """The challenge level and each task, with rows in catalogue order."""
     changed = {(c.scope, c.number) for c in changes}
-    top = _answers(design.get("answers", []))
-    if NAME_PARAMETER not in top and design.get("name"):
-        top[NAME_PARAMETER] = {"value": design["name"]}  # the name lives on the row
+    top = {a.number: a for a in design.answers}
+    if NAME_PARAMETER not in top and design.name:
+        # the name lives on the challenge row
+        top[NAME_PARAMETER] = DesignAnswer(NAME_PARAMETER, "", design.name)
     parts = [
         DocPart(
             None,
             [(s, _rows(s, top, None, changed)) for s in sections_at("challenge")],
         )
     ]
-    for task in design.get("tasks", []):
-        name = task["name"]
-        answers = _answers(task.get("answers", []))
-        scheme = task.get("scheme")
+    for task in design.tasks:
+        answers = {a.number: a for a in task.answers}
         parts.append(
             DocPart(
-                name,
-                [(s, _rows(s, answers, name, changed)) for s in sections_at("task")],
-                scheme=flatten(scheme) if scheme else None,
-                scheme_changed=(name, None) in changed,
+                task.name,
+                [
+                    (s, _rows(s, answers, task.name, changed))
+                    for s in sections_at("task")
+                ],
+                scheme=flatten(task.scheme) if task.scheme else None,
+                scheme_changed=(task.name, None) in changed,
             )
         )
     return parts
@@ -136,35 +136,24 @@ def design_parts(
 # --- what an amendment would change ------------------------------------------
 
 
-def _set_answer(entries: list[dict[str, Any]], number: int, value: Any) -> None:
-    for entry in entries:
-        if entry["number"] == number:
-            entry.pop("not_applicable", None)
-            entry["value"] = value
-            return
-    entries.append(
-        {"number": number, "name": get_parameter(number).name, "value": value}
-    )
-    entries.sort(key=lambda e: e["number"])
-
-
-def amended_design(design: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+def amended_design(design: Design, changes: dict[str, Any]) -> Design:
     """`design` with an amendment's (cleaned) change set applied, as approval would.
 
     A new scheme also rewrites the prose parameters it determines.
     """
-    out = copy.deepcopy(design)
     for key, value in changes.get("challenge", {}).items():
-        _set_answer(out.setdefault("answers", []), int(key), value)
-    tasks = {t["name"]: t for t in out.get("tasks", [])}
+        design = design.with_answer(int(key), value)
     for name, task_changes in changes.get("tasks", {}).items():
-        task = tasks[name]
+        if design.task(name) is None:
+            raise KeyError(name)
         for key, value in task_changes.items():
             if key == "scheme":
-                task["scheme"] = value
+                design = design.with_scheme(name, value)
                 sentences = describe_scheme(value)
                 for number, sentence_key in PROSE_FROM_SCHEME.items():
-                    _set_answer(task["answers"], number, sentences[sentence_key])
+                    design = design.with_answer(
+                        number, sentences[sentence_key], task=name
+                    )
             else:
-                _set_answer(task["answers"], int(key), value)
-    return out
+                design = design.with_answer(int(key), value, task=name)
+    return design

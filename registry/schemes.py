@@ -20,16 +20,11 @@ from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
 from ranking.scheme import Scheme
 
 from .models import Answer, Task
-from .parameters import Role
+from .parameters import SCHEME_PROSE, Role
 from .services import require_edit, store_answer
 
 # Parameter number → key of `describe_scheme`: the prose a scheme writes.
-PROSE_FROM_SCHEME = {
-    Role.RANKING_METHOD.number: "ranking",
-    Role.MISSING_DATA.number: "missing",
-    Role.UNCERTAINTY.number: "uncertainty",
-    Role.STATISTICAL_TESTS.number: "tests",
-}
+PROSE_FROM_SCHEME = {role.number: key for role, key in SCHEME_PROSE.items()}
 METRICS = Role.METRICS.parameter
 
 

@@ -24,6 +24,7 @@ from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import connection
 from django.db.models import F, QuerySet
 
+from .design import Design
 from .models import (
     FacetKind,
     Registration,
@@ -35,8 +36,6 @@ from .parameters import Role
 
 CATEGORY_PARAMETER = Role.TASK_CATEGORY.number
 MODALITY_PARAMETER = Role.IMAGING_MODALITY.number
-INSTITUTIONS_PARAMETER = Role.ORGANIZING_INSTITUTIONS.number
-FIELDS_PARAMETER = Role.FIELD_OF_APPLICATION.number
 TARGETS_PARAMETER = Role.ALGORITHM_TARGETS.number  # the structures
 METRICS_PARAMETER = Role.METRICS.number
 FACET_LENGTH = 200  # RegistrationFacet.value
@@ -55,10 +54,6 @@ class ListingFacts:
     metrics: tuple[str, ...]
     methods: tuple[str, ...]
     text: str
-
-
-def _values(entries: Iterable[dict[str, Any]], number: int) -> list[Any]:
-    return [e.get("value") for e in entries if e.get("number") == number]
 
 
 def _choices(values: Iterable[Any]) -> set[str]:
@@ -87,38 +82,39 @@ def _scheme_metrics(scheme: dict[str, Any]) -> list[str]:
 
 def listing_facts(document: dict[str, Any]) -> ListingFacts:
     """The listing of a registration version's canonical document."""
-    design = document["design"]
-    tasks = design.get("tasks", [])
-    task_answers = [a for t in tasks for a in t.get("answers", [])]
-    top_answers = design.get("answers", [])
+    design = Design.from_dict(document["design"])
+
+    def task_values(role: Role) -> list[Any]:
+        return [task.value_of(role) for task in design.tasks]
+
     metrics: set[str] = set()
-    for value in _values(task_answers, METRICS_PARAMETER):
+    for value in task_values(Role.METRICS):
         if isinstance(value, dict):
             metrics.update(str(m.get("name")) for m in value.get("metrics", []))
     methods: set[str] = set()
-    for task in tasks:
-        scheme = task.get("scheme") or {}
+    for task in design.tasks:
+        scheme = task.scheme or {}
         metrics.update(_scheme_metrics(scheme))
         if scheme.get("method"):
             methods.add(str(scheme["method"]))
-    categories = _choices(_values(task_answers, CATEGORY_PARAMETER))
-    modalities = _choices(_values(task_answers, MODALITY_PARAMETER))
+    categories = _choices(task_values(Role.TASK_CATEGORY))
+    modalities = _choices(task_values(Role.IMAGING_MODALITY))
     words = [
         document.get("identifier", ""),
-        design.get("name", ""),
-        *(t.get("name", "") for t in tasks),
+        design.name,
+        *(task.name for task in design.tasks),
         *(o.get("institution", "") for o in document.get("organizers", [])),
-        *_strings(_values(top_answers, INSTITUTIONS_PARAMETER)),
-        *_strings(_values(task_answers, FIELDS_PARAMETER)),
-        *_strings(_values(task_answers, TARGETS_PARAMETER)),
+        *_strings(design.value_of(Role.ORGANIZING_INSTITUTIONS)),
+        *_strings(task_values(Role.FIELD_OF_APPLICATION)),
+        *_strings(task_values(Role.ALGORITHM_TARGETS)),
         *sorted(categories),
         *sorted(modalities),
         *sorted(metrics),
         *sorted(methods),
     ]
     return ListingFacts(
-        name=design.get("name", ""),
-        task_count=len(tasks),
+        name=design.name,
+        task_count=len(design.tasks),
         categories=tuple(sorted(categories)),
         modalities=tuple(sorted(modalities)),
         metrics=tuple(sorted(metrics)),

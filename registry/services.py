@@ -18,7 +18,7 @@ from django.db.models import F, Max
 from .completeness import Completeness
 from .enums import ACTIONS_BY_STATUS, ALLOWED_TRANSITIONS, ChallengeStatus
 from .models import Answer, Call, Challenge, StatusChange, Task
-from .parameters import Role, get_parameter
+from .parameters import BY_NUMBER, Role, get_parameter
 from .permissions import can_edit_challenge, can_manage_organizers, is_organizer
 from .planning import PLANNING_QUESTIONS
 from .selectors import completeness_of
@@ -190,6 +190,7 @@ def answer_parameter(
     ``expected_version``: the answer's version the caller saw (0: none yet);
     a save from a stale copy is refused with StaleEditError."""
     require_edit(actor, challenge)
+    refuse_scheme_prose(task, number)
     return store_answer(
         challenge=challenge,
         number=number,
@@ -199,6 +200,22 @@ def answer_parameter(
         not_applicable=not_applicable,
         expected_version=expected_version,
     )
+
+
+def refuse_scheme_prose(task: Task | None, number: int) -> None:
+    """Organizers never write the prose a task's ranking scheme writes (it would
+    no longer say what the scheme executes); they change the scheme instead."""
+    parameter = BY_NUMBER.get(number)
+    if task is None or not task.scheme or parameter is None:
+        return
+    if parameter.derived_from_scheme:
+        raise ValidationError(
+            {
+                "number": f"Parameter {number} ({parameter.name}) of task "
+                f"“{task.name}” is written from the task's ranking scheme and is "
+                "read-only; change the ranking scheme instead."
+            }
+        )
 
 
 def clean_answer(
@@ -332,6 +349,7 @@ def clear_answer(
     require_edit(actor, challenge)
     if number == NAME_PARAMETER:
         raise ValidationError({"number": "The challenge name cannot be cleared."})
+    refuse_scheme_prose(task, number)
     answer = _stored_answer(challenge, task, number)
     if answer is None:
         return

@@ -15,11 +15,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from registry.access import conflict, get_challenge
+from registry.design import design_of
 from registry.models import Challenge
 from registry.permissions import can_view_challenge, is_organizer
 from registry.serializers import completeness_data
 from registry.services import IncompleteError, TransitionError
-from registry.snapshots import design_snapshot
 
 from . import selectors, services
 from .checks import checks_for
@@ -243,9 +243,7 @@ class Diff(ReviewAPIView):
                 "from": frm,
                 "to": to,
                 "response": versions["to"].response,
-                **selectors.diff_snapshots(
-                    versions["from"].snapshot, versions["to"].snapshot
-                ),
+                **selectors.version_diff_data(versions["from"], versions["to"]),
             }
         )
 
@@ -267,7 +265,7 @@ class Checks(ReviewAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
-        return Response([c.as_dict() for c in checks_for(design_snapshot(challenge))])
+        return Response([c.as_dict() for c in checks_for(design_of(challenge))])
 
 
 class Decline(ReviewAPIView):

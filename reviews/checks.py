@@ -1,7 +1,7 @@
 """Automatic design checks of a proposal, computed from the catalogue answers.
 
-`checks_for(snapshot)` is pure: it reads a `registry.snapshots.design_snapshot`
-dict (so it works on any frozen revision too) and names only the parameter
+`checks_for(design)` is pure: it reads a `registry.design.Design` (so it works on
+any frozen revision too) and names only the parameter
 numbers each check needs. Checks advise; they never block a submission.
 
 Answers given as prose (rank computation method, missing data handling,
@@ -31,6 +31,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from registry.design import Design, DesignAnswer
 from registry.parameters import BY_NUMBER, Role
 
 Severity = Literal["error", "warning", "info"]
@@ -123,24 +124,22 @@ class Check:
         return asdict(self)
 
 
-def _entry(answers: dict, number: int) -> dict | None:
-    return answers.get(str(number))
+Answers = dict[int, DesignAnswer]
 
 
-def _missing(answers: dict, number: int) -> bool:
+def _value(answers: Answers, number: int) -> Any:
+    """The value of an applicable answer; None if absent or not applicable."""
+    entry = answers.get(number)
+    return entry.value if entry and entry.applies else None
+
+
+def _missing(answers: Answers, number: int) -> bool:
     """Not answered at all, or marked not applicable."""
-    entry = _entry(answers, number)
-    if not entry or entry.get("not_applicable"):
-        return True
-    parameter = BY_NUMBER[number]
-    return not parameter.is_filled(entry.get("value"))
+    return not BY_NUMBER[number].is_filled(_value(answers, number))
 
 
-def _text(answers: dict, number: int) -> str:
-    entry = _entry(answers, number)
-    if not entry or entry.get("not_applicable"):
-        return ""
-    value = entry.get("value")
+def _text(answers: Answers, number: int) -> str:
+    value = _value(answers, number)
     if isinstance(value, str):
         return value.lower()
     if isinstance(value, dict):
@@ -158,15 +157,13 @@ def _mentions(text: str, words: tuple[str, ...]) -> bool:
     return any(_plain(word) in text for word in words)
 
 
-def _metrics(answers: dict) -> list[dict]:
-    entry = _entry(answers, METRICS)
-    value = entry.get("value") if entry else None
+def _metrics(answers: Answers) -> list[dict]:
+    value = _value(answers, METRICS)
     return list(value.get("metrics") or []) if isinstance(value, dict) else []
 
 
-def _choices(answers: dict, number: int) -> list[str]:
-    entry = _entry(answers, number)
-    value = entry.get("value") if entry else None
+def _choices(answers: Answers, number: int) -> list[str]:
+    value = _value(answers, number)
     return list(value.get("choices") or []) if isinstance(value, dict) else []
 
 
@@ -174,7 +171,7 @@ def _name(number: int) -> str:
     return BY_NUMBER[number].name.lower()
 
 
-def _challenge_checks(answers: dict) -> list[Check]:
+def _challenge_checks(answers: Answers) -> list[Check]:
     checks = []
     if _missing(answers, ORGANIZER_POLICY):
         checks.append(
@@ -205,7 +202,7 @@ def _challenge_checks(answers: dict) -> list[Check]:
     return checks
 
 
-def _task_checks(task: str, answers: dict) -> list[Check]:
+def _task_checks(task: str, answers: Answers) -> list[Check]:
     checks: list[Check] = []
     ranking = _text(answers, RANKING)
     metrics = _metrics(answers)
@@ -247,7 +244,7 @@ def _task_checks(task: str, answers: dict) -> list[Check]:
             "002 Fig. 4 (ranking robustness); 000 (bootstrap stability)",
             UNCERTAINTY,
         )
-    cases = (_entry(answers, TEST_CASES) or {}).get("value")
+    cases = _value(answers, TEST_CASES)
     count = cases.get("count") if isinstance(cases, dict) else None
     if isinstance(count, int) and count < MIN_TEST_CASES:
         add(
@@ -326,9 +323,9 @@ def _task_checks(task: str, answers: dict) -> list[Check]:
     return checks
 
 
-def checks_for(snapshot: dict[str, Any]) -> list[Check]:
-    """All design checks of a `design_snapshot`, challenge-level first."""
-    checks = _challenge_checks(snapshot.get("answers", {}))
-    for task in snapshot.get("tasks", []):
-        checks += _task_checks(task["name"], task.get("answers", {}))
+def checks_for(design: Design) -> list[Check]:
+    """All design checks of a design, challenge-level first."""
+    checks = _challenge_checks({a.number: a for a in design.answers})
+    for task in design.tasks:
+        checks += _task_checks(task.name, {a.number: a for a in task.answers})
     return checks

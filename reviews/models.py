@@ -156,7 +156,9 @@ class ProposalVersion(models.Model):
         Challenge, on_delete=models.CASCADE, related_name="versions"
     )
     revision = models.PositiveIntegerField()
-    snapshot = models.JSONField(help_text="`registry.snapshots.design_snapshot`.")
+    snapshot = models.JSONField(
+        help_text="`registry.design.Design.to_dict()`, the canonical design."
+    )
     response = models.TextField(
         blank=True, help_text="The organizers' response letter (resubmissions)."
     )

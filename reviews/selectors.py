@@ -23,9 +23,9 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from accounts.models import Role
+from registry.design import Design, DesignDiff, diff_designs
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
-from registry.parameters import BY_NUMBER
 from registry.parameters import Role as ParameterRole
 from registry.permissions import is_chair, is_organizer
 from registry.selectors import completeness_of
@@ -185,50 +185,21 @@ def version(challenge: Challenge, revision: int) -> ProposalVersion | None:
     return challenge.versions.filter(revision=revision).first()
 
 
-def _text(number: int, entry: dict | None) -> str:
-    if not entry:
-        return ""
-    if entry.get("not_applicable"):
-        return f"Not applicable: {entry['not_applicable']}"
-    parameter = BY_NUMBER.get(number)
-    return parameter.to_text(entry.get("value")) if parameter else ""
+def version_diff(before: ProposalVersion, after: ProposalVersion) -> DesignDiff:
+    """What changed between two submitted revisions: answers, tasks and each
+    task's ranking scheme field by field (the registry's one differ)."""
+    return diff_designs(
+        Design.from_dict(before.snapshot), Design.from_dict(after.snapshot)
+    )
 
 
-def _changes(task: str | None, old: dict, new: dict) -> list[dict[str, Any]]:
-    changes = []
-    for key in sorted({*old, *new}, key=int):
-        before, after = old.get(key), new.get(key)
-        if before == after:
-            continue
-        number = int(key)
-        parameter = BY_NUMBER.get(number)
-        changes.append(
-            {
-                "task": task,
-                "number": number,
-                "name": parameter.name if parameter else "",
-                "from": before,
-                "to": after,
-                "from_text": _text(number, before),
-                "to_text": _text(number, after),
-            }
-        )
-    return changes
-
-
-def diff_snapshots(old: dict, new: dict) -> dict[str, Any]:
-    """Every parameter that changed between two `design_snapshot`s (tasks are
-    matched by name), plus the tasks added and removed."""
-    changed = _changes(None, old.get("answers", {}), new.get("answers", {}))
-    old_tasks = {t["name"]: t["answers"] for t in old.get("tasks", [])}
-    new_tasks = {t["name"]: t["answers"] for t in new.get("tasks", [])}
-    for name, answers in new_tasks.items():
-        if name in old_tasks:
-            changed += _changes(name, old_tasks[name], answers)
+def version_diff_data(before: ProposalVersion, after: ProposalVersion) -> dict:
+    """`version_diff` as plain data for the API."""
+    diff = version_diff(before, after)
     return {
-        "changed": changed,
-        "added_tasks": [n for n in new_tasks if n not in old_tasks],
-        "removed_tasks": [n for n in old_tasks if n not in new_tasks],
+        "changed": [c.to_dict() for c in diff.changed],
+        "added_tasks": diff.added_tasks,
+        "removed_tasks": diff.removed_tasks,
     }
 
 
@@ -344,11 +315,14 @@ def revision_diff_for(assignment: Assignment) -> dict[str, Any] | None:
     before, after = version(challenge, reviewed), version(challenge, challenge.revision)
     if before is None or after is None:
         return None
+    diff = version_diff(before, after)
     return {
         "from": reviewed,
         "to": challenge.revision,
         "response": after.response,
-        **diff_snapshots(before.snapshot, after.snapshot),
+        "changed": diff.changed,
+        "added_tasks": diff.added_tasks,
+        "removed_tasks": diff.removed_tasks,
     }
 
 

@@ -17,11 +17,11 @@ from django.utils import timezone
 
 from audit.services import record
 from registry import services as registry_services
+from registry.design import design_of
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
 from registry.permissions import is_chair, is_organizer
 from registry.services import TransitionError
-from registry.snapshots import design_snapshot
 
 from . import notifications
 from .conflicts import conflict_reason
@@ -76,7 +76,7 @@ def record_version(*, challenge: Challenge, response: str = "") -> ProposalVersi
     version, created = ProposalVersion.objects.get_or_create(
         challenge=challenge,
         revision=challenge.revision,
-        defaults={"snapshot": design_snapshot(challenge), "response": response},
+        defaults={"snapshot": design_of(challenge).to_dict(), "response": response},
     )
     if not created and response and not version.response:
         version.response = response

@@ -11,11 +11,10 @@ from django.utils import timezone
 
 from ..canonical import canonical_json_bytes, sha256_hex
 from ..completeness import Completeness, Entry, StoredAnswer, compute_completeness
-from ..diffs import Change
+from ..design import Change, Design, design_of
 from ..models import Challenge
 from ..parameters import GROUPS
 from ..planning import PLANNING_QUESTIONS
-from ..selectors import answers_of, completeness_of
 from .design_document import (
     CompletenessRow,
     DesignAnswer,
@@ -105,9 +104,9 @@ def _completeness_rows(completeness: Completeness) -> tuple[CompletenessRow, ...
 def build_design_data(
     challenge: Challenge, *, registry_url: str, today: dt.date | None = None
 ) -> DesignDocument:
-    """Everything the PDF shows, read once from the database."""
-    completeness = completeness_of(challenge)
-    answers = answers_of(challenge)
+    """Everything the PDF shows, read once from the database as a `Design`."""
+    design = design_of(challenge)
+    completeness, answers = _completeness(design, challenge.call.completeness_threshold)
     organizers = [challenge.owner, *challenge.co_organizers.order_by("username")]
     planning = challenge.planning or {}
     return DesignDocument(
@@ -131,6 +130,33 @@ def build_design_data(
     )
 
 
+def _completeness(
+    design: Design, threshold_percent: int
+) -> tuple[Completeness, dict[tuple[int | None, int], StoredAnswer]]:
+    """Completeness of a design (tasks numbered from 1 stand in for their ids)."""
+    answers: dict[tuple[int | None, int], StoredAnswer] = {}
+    scopes = [(None, design.answers)]
+    scopes += [(i, t.answers) for i, t in enumerate(design.tasks, start=1)]
+    for task_id, entries in scopes:
+        for entry in entries:
+            answers[(task_id, entry.number)] = StoredAnswer(
+                entry.value, entry.not_applicable
+            )
+    tasks = [(i, t.name) for i, t in enumerate(design.tasks, start=1)]
+    completeness = compute_completeness(
+        answers=answers, tasks=tasks, threshold_percent=threshold_percent
+    )
+    return completeness, answers
+
+
+def _schemes(design: Design) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (task.name, json.dumps(task.scheme, indent=2, sort_keys=True))
+        for task in design.tasks
+        if task.scheme
+    )
+
+
 def build_design_data_from_document(
     document: dict[str, Any],
     *,
@@ -142,26 +168,15 @@ def build_design_data_from_document(
 ) -> DesignDocument:
     """The PDF data of a registration version, from its canonical JSON alone.
 
-    `changes` (from `registry.diffs.design_diff` against the previous version)
+    `changes` (from `registry.design.diff_designs` against the previous version)
     mark the parameters changed in this version. `sha256` is the version's
     stored hash, as the public page shows it (by default: computed from the
     canonical JSON of `document`, which is what was hashed at registration).
     """
-    design = document["design"]
-    tasks = [(i, t["name"]) for i, t in enumerate(design.get("tasks", []), start=1)]
-    answers: dict[tuple[int | None, int], StoredAnswer] = {}
-    scopes = [(None, design.get("answers", []))]
-    scopes += [(i, t.get("answers", [])) for i, t in enumerate(design["tasks"], 1)]
-    for task_id, entries in scopes:
-        for entry in entries:
-            answers[(task_id, entry["number"])] = StoredAnswer(
-                entry.get("value"), entry.get("not_applicable", "")
-            )
-    completeness = compute_completeness(
-        answers=answers, tasks=tasks, threshold_percent=threshold_percent
-    )
+    design = Design.from_dict(document["design"])
+    completeness, answers = _completeness(design, threshold_percent)
     changed = {(c.scope, c.number) for c in changes}
-    planning = design.get("planning") or {}
+    planning = design.planning
     version_lines = [
         ("Registration", document["identifier"]),
         ("Version", str(document["version"])),
@@ -176,7 +191,7 @@ def build_design_data_from_document(
             ("Post hoc", "Approved after the first results were uploaded.")
         )
     return DesignDocument(
-        challenge_name=design.get("name", ""),
+        challenge_name=design.name,
         call_title=document["call"]["title"],
         status=f"Registered (version {document['version']})",
         revision=0,
@@ -205,9 +220,5 @@ def build_design_data_from_document(
             + c.name
             for c in changes
         ),
-        schemes=tuple(
-            (task["name"], json.dumps(task["scheme"], indent=2, sort_keys=True))
-            for task in design.get("tasks", [])
-            if task.get("scheme")
-        ),
+        schemes=_schemes(design),
     )

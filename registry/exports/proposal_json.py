@@ -42,12 +42,11 @@ from ranking import scheme_to_dict
 
 from .. import services
 from ..canonical import canonical_json_bytes
-from ..models import Answer, Call, Challenge
+from ..design import SCHEMA, SCHEMA_VERSION, design_of
+from ..models import Call, Challenge
 from ..parameters import Parameter, Role, get_parameter
 from ..schemes import clean_task_scheme, parse_bounded_scheme
 
-SCHEMA = "challenge-registry/proposal"
-SCHEMA_VERSION = 1
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 TOP_KEYS = {
@@ -82,53 +81,10 @@ class ImportRefusedError(Exception):
 # --- export ---------------------------------------------------------------------
 
 
-def _answer_data(answer: Answer) -> dict[str, Any]:
-    parameter = get_parameter(answer.number)
-    data: dict[str, Any] = {"number": answer.number, "name": parameter.name}
-    if answer.not_applicable.strip():
-        data["not_applicable"] = answer.not_applicable
-    else:
-        data["value"] = answer.value
-    return data
-
-
-def _exportable(answer: Answer) -> bool:
-    """Answered or not applicable; an empty stored value is left out (missing)."""
-    if answer.not_applicable.strip():
-        return True
-    return get_parameter(answer.number).is_filled(answer.value)
-
-
 def export_challenge(challenge: Challenge) -> dict[str, Any]:
-    """The proposal as a plain, JSON-serialisable document (see module docstring)."""
-    answers = sorted(
-        (a for a in challenge.answers.all() if _exportable(a)),
-        key=lambda a: (a.number, a.pk),
-    )
-    by_task: dict[int | None, list[Answer]] = {}
-    for answer in answers:
-        by_task.setdefault(answer.task_id, []).append(answer)
-    tasks = sorted(challenge.tasks.all(), key=lambda t: (t.position, t.pk))
-    return {
-        "schema": SCHEMA,
-        "schema_version": SCHEMA_VERSION,
-        "call": challenge.call.slug,
-        "name": challenge.name,
-        "status": challenge.status,
-        "planning": dict(challenge.planning or {}),
-        "answers": [_answer_data(a) for a in by_task.get(None, [])],
-        "tasks": [_task_data(task, by_task.get(task.pk, [])) for task in tasks],
-    }
-
-
-def _task_data(task, answers: list[Answer]) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "name": task.name,
-        "answers": [_answer_data(a) for a in answers],
-    }
-    if task.scheme is not None:
-        data["scheme"] = task.scheme
-    return data
+    """The proposal as a plain, JSON-serialisable document: the canonical form of
+    `registry.design.Design` (see the module docstring)."""
+    return design_of(challenge).to_dict()
 
 
 def design_content(document: dict[str, Any]) -> dict[str, Any]:
@@ -447,7 +403,7 @@ def import_challenge(data: Any, *, owner, call: Call | None = None) -> Challenge
             )
             _write_answers(challenge, task, task_data["answers"], owner)
             if task_data.get("scheme") is not None:
-                # Stored as exported: the imported prose of 46/48–50 is kept as is.
+                # Stored as exported: the imported scheme prose is kept as is.
                 task.scheme = clean_task_scheme(task, task_data["scheme"])
                 task.save(update_fields=["scheme"])
     except ValidationError as exc:  # validation above should have caught it

@@ -116,12 +116,14 @@ class AmendmentForm:
                 where = f"Parameter {number}" + (
                     f" of task “{task.name}”" if task else ""
                 )
+                scope = (
+                    changes["tasks"].setdefault(task.name, {})
+                    if task
+                    else changes["challenge"]
+                )
                 if answer.not_applicable:
                     if before is None or before.not_applicable != answer.not_applicable:
-                        self.errors.append(
-                            f"{where}: an amendment gives values; it cannot mark a "
-                            "parameter not applicable."
-                        )
+                        scope[str(number)] = {"not_applicable": answer.not_applicable}
                     continue
                 if answer.value is None:
                     if before is not None and (before.value or before.not_applicable):
@@ -130,18 +132,18 @@ class AmendmentForm:
                             "new value."
                         )
                     continue
-                if before is None or _normal(before.value) != _normal(answer.value):
-                    scope = (
-                        changes["tasks"].setdefault(task.name, {})
-                        if task
-                        else changes["challenge"]
-                    )
+                if (
+                    before is None
+                    or before.not_applicable
+                    or _normal(before.value) != _normal(answer.value)
+                ):
                     scope[str(number)] = answer.value
         for item in self.schemes:
             if item.form.is_bound:
                 scheme = item.form.cleaned_scheme
                 if scheme != item.task.scheme:
                     changes["tasks"].setdefault(item.task.name, {})["scheme"] = scheme
+        changes["tasks"] = {k: v for k, v in changes["tasks"].items() if v}
         return {k: v for k, v in changes.items() if v}
 
     @property

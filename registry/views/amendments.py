@@ -15,11 +15,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from ..amendments import approve_amendment, propose_amendment, reject_amendment
-from ..diffs import design_diff
+from ..design import diff_designs
 from ..forms.amendment import AmendmentForm
 from ..models import AmendmentStatus, Registration
 from ..permissions import is_chair, is_organizer
-from ..public import amended_design, document_of
+from ..public import amended_design, version_design
 from ..services import TransitionError
 
 
@@ -45,7 +45,7 @@ def _registration(request, identifier: str) -> Registration:
 def amendment_list(request, identifier: str):
     registration = _registration(request, identifier)
     latest = registration.versions.order_by("-number").first()
-    design = document_of(latest)["design"]
+    design = version_design(latest)
     rows = []
     for amendment in registration.amendments.select_related(
         "proposed_by", "decided_by", "version"
@@ -53,7 +53,9 @@ def amendment_list(request, identifier: str):
         changes = None
         if amendment.status == AmendmentStatus.PENDING:
             try:
-                changes = design_diff(design, amended_design(design, amendment.changes))
+                changes = diff_designs(
+                    design, amended_design(design, amendment.changes)
+                )
             except (KeyError, ValueError):
                 changes = None  # stale: approval re-validates and refuses it
         rows.append((amendment, changes))

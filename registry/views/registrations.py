@@ -15,7 +15,7 @@ from registry.pagination import html_page
 
 from ..access import visible_challenge
 from ..chain_heads import chain_heads_text
-from ..diffs import design_diff
+from ..design import diff_designs
 from ..exports import build_design_data_from_document, render_design_pdf
 from ..models import (
     AmendmentStatus,
@@ -27,7 +27,7 @@ from ..models import (
 from ..page_cache import cache_public_get
 from ..parameters import get_parameter
 from ..permissions import is_chair, is_organizer
-from ..public import design_parts, document_of, public_registrations
+from ..public import design_parts, document_of, public_registrations, version_design
 from ..registration import register_challenge
 from ..search import (
     CATEGORY_PARAMETER,
@@ -143,11 +143,8 @@ def public_detail(request, identifier: str):
         raise Http404("No such version.")
     document = document_of(shown)
     previous = by_number.get(shown.number - 1)
-    changes = (
-        design_diff(document_of(previous)["design"], document["design"])
-        if previous
-        else []
-    )
+    design = version_design(shown)
+    changes = diff_designs(version_design(previous), design) if previous else []
     compare = None
     if "from" in request.GET or "to" in request.GET:
         compare = _comparison(request, by_number)
@@ -167,7 +164,7 @@ def public_detail(request, identifier: str):
         "latest": latest,
         "document": document,
         "changes": changes,
-        "parts": design_parts(document["design"], changes=changes),
+        "parts": design_parts(design, changes=changes),
         "compare": compare,
         "can_amend": can_amend,
         "can_decide": can_decide,
@@ -183,9 +180,9 @@ def _comparison(request, by_number) -> dict:
         if number not in by_number:
             return {"error": f"{key}: choose one of the versions 1–{len(by_number)}."}
         numbers[key] = number
-    changes = design_diff(
-        document_of(by_number[numbers["from"]])["design"],
-        document_of(by_number[numbers["to"]])["design"],
+    changes = diff_designs(
+        version_design(by_number[numbers["from"]]),
+        version_design(by_number[numbers["to"]]),
     )
     return {**numbers, "changes": changes}
 
@@ -197,7 +194,7 @@ def version_pdf(request, identifier: str, number: int):
     previous = registration.versions.filter(number=number - 1).first()
     document = document_of(version)
     changes = (
-        design_diff(document_of(previous)["design"], document["design"])
+        diff_designs(version_design(previous), version_design(version))
         if previous
         else []
     )

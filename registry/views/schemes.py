@@ -7,9 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 
 from ..access import editable_challenge, task_of
 from ..forms.scheme import SchemeForm, SchemeJsonForm, scheme_json_text
+from ..parameters import Role
 from ..scheme_preview import preview_scheme
 from ..schemes import (
     PROSE_FROM_SCHEME,
@@ -69,6 +71,8 @@ def task_scheme(request, pk: int, task_pk: int):
         "registered": registered,
         "preview": preview,
         "derived": sorted(PROSE_FROM_SCHEME),
+        "metrics": Role.METRICS.parameter,
+        "metrics_section": slugify(Role.METRICS.parameter.group),
         "other_tasks": challenge.tasks.exclude(pk=task.pk),
     }
     return render(

@@ -11,12 +11,12 @@ from django.db.models import Exists, OuterRef
 from django.urls import reverse
 
 from accounts.models import Role
+from registry.design import design_of
 from registry.enums import ChallengeStatus
 from registry.links import parameter_url
 from registry.models import Call
 from registry.parameters import BY_NUMBER
 from registry.permissions import is_organizer
-from registry.snapshots import design_snapshot
 
 from .. import selectors
 from ..checks import checks_for
@@ -99,7 +99,7 @@ def design_checks(challenge, links: str = "anchor") -> dict:
     field: in the editor (`links="editor"`), on the overview ("overview"), or
     to the row anchor on the same page ("anchor")."""
     tasks = {t.name: t.pk for t in challenge.tasks.all()}
-    checks = checks_for(design_snapshot(challenge))
+    checks = checks_for(design_of(challenge))
     return {
         "checks": [
             (

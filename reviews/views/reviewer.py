@@ -11,7 +11,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from registry.diffs import word_diff
 from registry.enums import ChallengeStatus
 from registry.overview import proposal_parts
 from registry.pagination import html_page
@@ -67,21 +66,9 @@ def decline(request, pk: int):
     return redirect("reviews:mine")
 
 
-def side_by_side(change: dict) -> dict:
-    """A changed parameter with word-level highlights for two columns."""
-    words = word_diff(change["from_text"], change["to_text"])
-    return {
-        **change,
-        "before": [(w.op, w.text) for w in words if w.op != "insert"],
-        "after": [(w.op, w.text) for w in words if w.op != "delete"],
-    }
-
-
 def _render_review(request, challenge, assignment, *, form, refused="", status=200):
     labels = selectors.reviewer_labels(challenge)
     diff = selectors.revision_diff_for(assignment)
-    if diff is not None:
-        diff = {**diff, "changed": [side_by_side(c) for c in diff["changed"]]}
     context = {
         "challenge": challenge,
         "assignment": assignment,

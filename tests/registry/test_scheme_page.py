@@ -146,6 +146,20 @@ def test_scheme_page_shows_directions_from_parameter_44(signed_in, task):
     assert 'name="missing_value_2" value="373"' in body  # the worst value
 
 
+def test_scheme_page_without_metrics_links_to_the_metrics_parameter(
+    signed_in, proposal, organizer
+):
+    bare = services.add_task(challenge=proposal, name="Lung", actor=organizer)
+    body = signed_in.get(scheme_url(bare)).content.decode()
+    section = reverse(
+        "registry:edit-task-section",
+        kwargs={"pk": proposal.pk, "task_pk": bare.pk, "section": "assessment-method"},
+    )
+    assert 'id="no-metrics"' in body
+    assert "Answer parameter 44 (metrics" in body
+    assert f'href="{section}#p44"' in body
+
+
 def test_scheme_page_invalid_scheme_names_field_and_keeps_input(signed_in, task):
     data = {
         **form_data(task, {**BASE, "aggregate": {"quantile": 0.5}}),

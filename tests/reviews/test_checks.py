@@ -4,13 +4,17 @@ import copy
 
 import pytest
 
+from registry.design import Design
 from registry.parameters import PARAMETERS
 from reviews.checks import checks_for
 from tests.reviews.conftest import client_for
 
 
-def entry(value):
-    return {"value": value, "not_applicable": ""}
+def entry(number, value=None, *, not_applicable=""):
+    """One answer of the canonical design form."""
+    if not_applicable:
+        return {"number": number, "name": "", "not_applicable": not_applicable}
+    return {"number": number, "name": "", "value": value}
 
 
 CLEAN_TASK_TEXT = {
@@ -23,44 +27,58 @@ CLEAN_TASK_TEXT = {
 }
 
 
+def _set(answers, number, value=None, *, not_applicable=""):
+    """Set (or, with neither value nor reason, remove) one answer in place."""
+    answers[:] = [a for a in answers if a["number"] != number]
+    if value is not None or not_applicable:
+        answers.append(entry(number, value, not_applicable=not_applicable))
+        answers.sort(key=lambda a: a["number"])
+
+
 def clean_snapshot():
-    """Every parameter answered with its example, the prose answers sensible."""
-    answers, task = {}, {}
+    """Every parameter answered with its example, the prose answers sensible
+    (a design in its canonical serialized form)."""
+    answers, task = [], []
     for p in PARAMETERS:
         target = answers if p.level == "challenge" else task
-        target[str(p.number)] = entry(p.example_value)
+        target.append(entry(p.number, p.example_value))
     for number, text in CLEAN_TASK_TEXT.items():
-        task[str(number)] = entry(text)
-    task["17"] = entry({"choices": ["segmentation"], "details": ""})
-    task["38"] = entry({"count": 50, "details": ""})
-    return {"answers": answers, "tasks": [{"name": "Brain", "answers": task}]}
+        _set(task, number, text)
+    _set(task, 17, {"choices": ["segmentation"], "details": ""})
+    _set(task, 38, {"count": 50, "details": ""})
+    return {
+        "call": "c",
+        "name": "n",
+        "answers": answers,
+        "tasks": [{"name": "Brain", "answers": task}],
+    }
 
 
 def with_task_answer(number, value=None, *, not_applicable=""):
     snapshot = copy.deepcopy(clean_snapshot())
-    answers = snapshot["tasks"][0]["answers"]
-    if value is None and not not_applicable:
-        answers.pop(str(number))
-    else:
-        answers[str(number)] = {"value": value, "not_applicable": not_applicable}
+    _set(snapshot["tasks"][0]["answers"], number, value, not_applicable=not_applicable)
     return snapshot
 
 
 def with_task_answers(values):
     snapshot = clean_snapshot()
     for number, value in values.items():
-        snapshot["tasks"][0]["answers"][str(number)] = entry(value)
+        _set(snapshot["tasks"][0]["answers"], number, value)
     return snapshot
 
 
 def with_challenge_answer_removed(number):
     snapshot = clean_snapshot()
-    snapshot["answers"].pop(str(number))
+    _set(snapshot["answers"], number)
     return snapshot
 
 
+def run(snapshot):
+    return checks_for(Design.from_dict(snapshot))
+
+
 def codes(snapshot):
-    return [(c.code, c.parameter, c.task) for c in checks_for(snapshot)]
+    return [(c.code, c.parameter, c.task) for c in run(snapshot)]
 
 
 def test_clean_proposal_has_no_findings():
@@ -151,10 +169,8 @@ def test_check_fires_on_crafted_proposal(snapshot, expected):
 
 def test_dsc_for_detection_task_fires():
     snapshot = with_task_answer(44, DSC_ONLY)
-    snapshot["tasks"][0]["answers"]["17"] = entry(
-        {"choices": ["detection"], "details": ""}
-    )
-    found = checks_for(snapshot)
+    _set(snapshot["tasks"][0]["answers"], 17, {"choices": ["detection"], "details": ""})
+    found = run(snapshot)
     assert [(c.code, c.parameter) for c in found] == [
         ("overlap_metric_for_detection", 44)
     ]
@@ -167,7 +183,7 @@ def test_dsc_for_segmentation_task_does_not_fire():
 
 
 def test_missing_ranking_is_an_error():
-    found = checks_for(with_task_answer(46))
+    found = run(with_task_answer(46))
     assert [(c.code, c.severity) for c in found if c.parameter == 46] == [
         ("ranking_scheme_not_executable", "error"),
         ("metrics_not_combined", "warning"),
@@ -175,7 +191,7 @@ def test_missing_ranking_is_an_error():
 
 
 def test_few_test_cases_message_names_the_count():
-    found = checks_for(with_task_answer(38, {"count": 3, "details": ""}))
+    found = run(with_task_answer(38, {"count": 3, "details": ""}))
     assert found[0].message.startswith("Only 3 test case(s)")
 
 

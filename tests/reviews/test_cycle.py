@@ -82,7 +82,8 @@ def test_review_cycle_from_submission_to_acceptance(
         changed = diff.json()["changed"]
         assert [(c["task"], c["number"]) for c in changed] == [("Brain", 48)]
         assert changed[0]["name"] == "Missing data handling"
-        assert changed[0]["to"]["value"].startswith("Missing results are set")
+        assert changed[0]["to"].startswith("Missing results are set")
+        assert changed[0]["to_text"].startswith("Missing results are set")
         assert diff.json()["response"] == "We added the missing-data rule."
         response = client.post(
             f"{challenge_url}/reviews/", review_payload("accept"), format="json"

@@ -3,6 +3,7 @@
 import pytest
 
 from registry import services as registry_services
+from registry.design import Design
 from registry.models import StatusChange
 from registry.permissions import can_view_challenge, challenges_visible_to
 from reviews import services
@@ -46,10 +47,11 @@ def test_first_assignment_freezes_version_of_submitted_design(world):
     )
     version = world.challenge.versions.get()
     assert version.revision == 1
-    brain = version.snapshot["tasks"][0]
-    assert brain["name"] == "Brain"
-    assert brain["answers"]["38"]["value"]["count"] == 100
-    assert version.snapshot["answers"]["1"]["value"] == "Decathlon"
+    design = Design.from_dict(version.snapshot)
+    assert version.snapshot == design.to_dict()  # the canonical form
+    brain = design.task("Brain")
+    assert brain.answer(38).value["count"] == 100
+    assert design.answer(1).value == "Decathlon"
 
 
 def decide_revision(world):

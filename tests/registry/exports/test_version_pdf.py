@@ -3,7 +3,7 @@
 import copy
 import datetime as dt
 
-from registry.diffs import design_diff
+from registry.design import Design, diff_designs
 from registry.exports import build_design_data_from_document, render_design_pdf
 from tests.registry.exports.test_design_pdf import flat, pdf_text
 
@@ -43,6 +43,10 @@ def version_document(design, *, number=2, post_hoc=True):
     }
 
 
+def diff(before, after):
+    return diff_designs(Design.from_dict(before), Design.from_dict(after))
+
+
 def amended():
     design = copy.deepcopy(DESIGN)
     design["tasks"][0]["answers"][0]["value"] = "Holm's adjustment."
@@ -50,7 +54,7 @@ def amended():
 
 
 def test_version_data_marks_changed_parameters_only():
-    changes = design_diff(DESIGN, amended())
+    changes = diff(DESIGN, amended())
     data = build_design_data_from_document(
         version_document(amended()),
         registry_url="https://r.example.org/registry/miccai-2027-001/",
@@ -77,7 +81,7 @@ def test_version_pdf_prints_the_change_marker_and_version_facts():
     data = build_design_data_from_document(
         version_document(amended()),
         registry_url="https://r.example.org/registry/miccai-2027-001/",
-        changes=design_diff(DESIGN, amended()),
+        changes=diff(DESIGN, amended()),
         today=dt.date(2027, 5, 2),
     )
     text = flat(pdf_text(render_design_pdf(data)))
