@@ -32,9 +32,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from analysis.jobs import enqueue, job
-from registry.diffs import design_diff
-from registry.exports import build_design_data_from_document, render_design_pdf
 from registry.models import RegistrationVersion
+from registry.public import version_design_pdf
 
 from .citation import CitationRecord, citation_record, datacite_xml
 from .models import Deposit, DepositStatus
@@ -87,21 +86,7 @@ def _api(path: str) -> str:
 
 def design_pdf(version: RegistrationVersion) -> bytes:
     """The version's design PDF, as the public page serves it."""
-    document = json.loads(version.canonical)
-    previous = version.registration.versions.filter(number=version.number - 1).first()
-    changes = (
-        design_diff(json.loads(previous.canonical)["design"], document["design"])
-        if previous
-        else []
-    )
-    data = build_design_data_from_document(
-        document,
-        registry_url=citation_record(version).url,
-        threshold_percent=version.registration.call.completeness_threshold,
-        changes=changes,
-        sha256=version.sha256,
-    )
-    return render_design_pdf(data)
+    return version_design_pdf(version, registry_url=citation_record(version).url)
 
 
 def zenodo_metadata(record: CitationRecord) -> dict[str, Any]:

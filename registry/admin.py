@@ -35,4 +35,3 @@ class StatusChangeAdmin(admin.ModelAdmin):
 class AnswerAdmin(admin.ModelAdmin):
     list_display = ["challenge", "task", "number", "updated"]
     readonly_fields = ["version", "updated_by"]
-

@@ -15,7 +15,8 @@ from django.db.models import QuerySet
 
 from ranking import describe_scheme
 
-from .design import Change, Design, DesignAnswer
+from .design import Change, Design, DesignAnswer, diff_designs
+from .exports import build_design_data_from_document, render_design_pdf
 from .models import RegistrationListing, RegistrationVersion
 from .parameters import Parameter
 from .schemes import PROSE_FROM_SCHEME
@@ -31,6 +32,26 @@ def document_of(version: RegistrationVersion) -> dict[str, Any]:
 def version_design(version: RegistrationVersion) -> Design:
     """The design frozen in a registration version (its canonical JSON)."""
     return Design.from_dict(document_of(version)["design"])
+
+
+def version_design_pdf(version: RegistrationVersion, *, registry_url: str) -> bytes:
+    """The design PDF of a registration version: its frozen document, its
+    SHA-256, and the changes from the version before it."""
+    registration = version.registration
+    previous = registration.versions.filter(number=version.number - 1).first()
+    changes = (
+        diff_designs(version_design(previous), version_design(version))
+        if previous
+        else []
+    )
+    data = build_design_data_from_document(
+        document_of(version),
+        registry_url=registry_url,
+        threshold_percent=registration.call.completeness_threshold,
+        changes=changes,
+        sha256=version.sha256,
+    )
+    return render_design_pdf(data)
 
 
 def public_registrations(

@@ -16,7 +16,6 @@ from registry.pagination import html_page
 from ..access import visible_challenge
 from ..chain_heads import chain_heads_text
 from ..design import diff_designs
-from ..exports import build_design_data_from_document, render_design_pdf
 from ..models import (
     AmendmentStatus,
     Call,
@@ -27,7 +26,13 @@ from ..models import (
 from ..page_cache import cache_public_get
 from ..parameters import get_parameter
 from ..permissions import is_chair, is_organizer
-from ..public import design_parts, document_of, public_registrations, version_design
+from ..public import (
+    design_parts,
+    document_of,
+    public_registrations,
+    version_design,
+    version_design_pdf,
+)
 from ..registration import register_challenge
 from ..search import (
     CATEGORY_PARAMETER,
@@ -191,24 +196,11 @@ def _comparison(request, by_number) -> dict:
 def version_pdf(request, identifier: str, number: int):
     registration = _registration(identifier)
     version = get_object_or_404(registration.versions, number=number)
-    previous = registration.versions.filter(number=number - 1).first()
-    document = document_of(version)
-    changes = (
-        diff_designs(version_design(previous), version_design(version))
-        if previous
-        else []
-    )
     url = request.build_absolute_uri(
         reverse("registry:public-detail", args=[identifier]) + f"?version={number}"
     )
-    data = build_design_data_from_document(
-        document,
-        registry_url=url,
-        threshold_percent=registration.call.completeness_threshold,
-        changes=changes,
-        sha256=version.sha256,
-    )
-    response = HttpResponse(render_design_pdf(data), content_type="application/pdf")
+    pdf = version_design_pdf(version, registry_url=url)
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = (
         f'inline; filename="{identifier}-v{number}-design.pdf"'
     )
