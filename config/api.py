@@ -20,7 +20,11 @@ def exception_handler(exc, context):
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail)
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(response.data, list):
+        # one error shape: an object, never a bare list of messages
+        response.data = {"detail": [str(message) for message in response.data]}
+    return response
 
 
 def not_found(request, exception=None):

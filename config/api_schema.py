@@ -23,7 +23,14 @@ ERROR_SCHEMA = {
     "type": "object",
     "description": "`detail` for a single reason; field names for invalid input.",
     "additionalProperties": True,
-    "properties": {"detail": {"type": "string"}},
+    "properties": {
+        "detail": {
+            "anyOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"type": "string"}},
+            ]
+        }
+    },
 }
 WRITES = {"post", "put", "patch", "delete"}
 DESCRIPTIONS = {

@@ -39,9 +39,29 @@ from .statistics import registry_statistics, statistics_csv
 
 CSL_JSON = "application/vnd.citationstyles.csl+json"
 SELECTION_PARAMETERS = [
-    OpenApiParameter("call", str, description="Slug of one call."),
-    OpenApiParameter("year", int, description="Year of registration (YYYY)."),
+    OpenApiParameter("call", str, description="Slug of one call (400 if none has it)."),
+    OpenApiParameter(
+        "year",
+        {"type": "integer", "minimum": 1000, "maximum": 9999},
+        description="Year of registration (YYYY).",
+    ),
 ]
+# Only these fields may change; any other name is refused with a 400.
+ME_CHANGES = {
+    "application/json": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "orcid": {
+                "type": "string",
+                "nullable": True,
+                "description": "e.g. 0000-0002-1825-0097; empty clears it",
+            },
+            "first_name": {"type": "string", "nullable": True, "maxLength": 150},
+            "last_name": {"type": "string", "nullable": True, "maxLength": 150},
+        },
+    }
+}
 
 
 class Statistics(APIView):
@@ -170,7 +190,7 @@ class Me(APIView):
     def get(self, request: Request) -> Response:
         return Response(me_data(request.user))
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ME_CHANGES, responses=OpenApiTypes.OBJECT)
     def patch(self, request: Request) -> Response:
         return Response(update_me(request.user, request.data))
 

@@ -36,6 +36,7 @@ from django.urls import reverse
 
 from analysis.models import AnalysisRun, AnalysisStatus
 from registry.completeness import StoredAnswer, compute_completeness
+from registry.design import Design
 from registry.models import AmendmentStatus, Registration, RegistrationVersion
 from registry.parameters import Role
 from reviews.checks import checks_for
@@ -115,30 +116,8 @@ def design_complete(registration: Registration, design: dict[str, Any]) -> Crite
 # --- 2. design checks ------------------------------------------------------------
 
 
-def snapshot_of(design: dict[str, Any]) -> dict[str, Any]:
-    """A canonical design in the shape `reviews.checks.checks_for` reads."""
-
-    def answers(entries):
-        return {
-            str(e["number"]): {
-                "value": e.get("value"),
-                "not_applicable": e.get("not_applicable", ""),
-            }
-            for e in entries
-        }
-
-    return {
-        "name": design.get("name", ""),
-        "answers": answers(design.get("answers", [])),
-        "tasks": [
-            {"name": t["name"], "answers": answers(t.get("answers", []))}
-            for t in design.get("tasks", [])
-        ],
-    }
-
-
 def design_checks(registration: Registration, design: dict[str, Any]) -> Criterion:
-    checks = checks_for(snapshot_of(design))
+    checks = checks_for(Design.from_dict(design))
     open_checks = [c for c in checks if c.severity in BLOCKING_SEVERITIES]
     if open_checks:
         shown = "; ".join(

@@ -240,6 +240,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     # JSON only (415 otherwise); the upload operations name their own parsers.
     "DEFAULT_PARSER_CLASSES": ["config.json_input.BoundedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 # Lists: the page size a client may ask for (``page_size``) is capped here.
 API_MAX_PAGE_SIZE = int(os.environ.get("API_MAX_PAGE_SIZE", "200"))
