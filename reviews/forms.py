@@ -45,7 +45,22 @@ class ServiceErrorsMixin:
                 self.add_error(None, [f"{key}: {m}" for m in messages])
 
 
-class AssignForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
+CONFIRM_LABEL = "I have read the warnings above and want to proceed"
+
+
+def _confirm_field() -> forms.BooleanField:
+    """Hidden until the service has warned; `show_confirmation` reveals it."""
+    return forms.BooleanField(
+        required=False, label=CONFIRM_LABEL, widget=forms.HiddenInput
+    )
+
+
+class ConfirmMixin:
+    def show_confirmation(self) -> None:
+        self.fields["confirm"].widget = forms.CheckboxInput()
+
+
+class AssignForm(ConfirmMixin, ServiceErrorsMixin, CrispyFormMixin, forms.Form):
     submit_label = "Assign reviewer"
     submit_accesskey = ""
 
@@ -61,6 +76,7 @@ class AssignForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
         help_text="Empty: three weeks from today.",
         widget=forms.DateInput(attrs={"type": "date"}),
     )
+    confirm = _confirm_field()
 
     def clean_reviewer(self):
         try:
@@ -69,7 +85,7 @@ class AssignForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
             raise forms.ValidationError(exc.message_dict["reviewer"]) from None
 
 
-class DecisionForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
+class DecisionForm(ConfirmMixin, ServiceErrorsMixin, CrispyFormMixin, forms.Form):
     submit_label = "Send decision"
     submit_accesskey = ""
 
@@ -78,6 +94,7 @@ class DecisionForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
         widget=_textarea(14),
         help_text="Sent to the organizers. Prefilled with the anonymised reviews.",
     )
+    confirm = _confirm_field()
 
 
 class DeclineForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):

@@ -158,6 +158,47 @@ def review_progress(challenge: Challenge) -> dict[str, Any]:
     }
 
 
+def assignment_warnings(reviewer, role: str) -> list[str]:
+    """What a chair must confirm before giving `reviewer` this `role`."""
+    profile = getattr(reviewer, "profile", None)
+    if role == ReviewerRole.TECHNICAL and (
+        profile is not None and profile.role == Role.CLINICAL_REVIEWER
+    ):
+        return [
+            f"{display_name(reviewer)} is a clinical reviewer; you are assigning "
+            "them to a technical reviewer's slot."
+        ]
+    return []
+
+
+def decision_warnings(challenge: Challenge) -> list[str]:
+    """What a chair must confirm before deciding on the current revision:
+    fewer reviews than the call requires, no clinical reviewer or review."""
+    progress = review_progress(challenge)
+    roles = progress["roles"]
+    required = sum(r["minimum"] for r in roles.values())
+    warnings = []
+    if progress["reviews_in"] < required:
+        warnings.append(
+            f"Only {progress['reviews_in']} of the {required} reviews the call "
+            f"requires are in for revision {progress['revision']}."
+        )
+    clinical = roles[ReviewerRole.CLINICAL]
+    if clinical["minimum"] and not clinical["assigned"]:
+        warnings.append("No clinical reviewer is assigned to this proposal.")
+    elif clinical["reviewed"] < clinical["minimum"]:
+        warnings.append(
+            f"{clinical['reviewed']} of the {clinical['minimum']} clinical reviews "
+            "the call requires are in."
+        )
+    return warnings
+
+
+def display_name(user) -> str:
+    """A person as the interface names them: full name, else username."""
+    return user.get_full_name() or user.get_username()
+
+
 def history_of(challenge: Challenge, *, viewer) -> list[dict[str, Any]]:
     """The timeline; actors who are reviewers appear as "Reviewer N" unless the
     viewer is a chair or staff."""

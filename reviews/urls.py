@@ -16,4 +16,6 @@ urlpatterns = [
     path(f"{proposal}resubmit/", views.resubmit, name="resubmit"),
     path("mine/", views.my_reviews, name="mine"),
     path("assignments/<int:pk>/decline/", views.decline, name="decline"),
+    path("assignments/<int:pk>/unassign/", views.unassign, name="unassign"),
+    path("assignments/<int:pk>/role/", views.change_role, name="change-role"),
 ]

@@ -1,7 +1,15 @@
 """Review pages: chairs, reviewers, organizers. Views parse and render; the
 services and selectors of `reviews` do the work and decide who sees what."""
 
-from .chair import assign, call_overview, calls, decide, manage
+from .chair import (
+    assign,
+    call_overview,
+    calls,
+    change_role,
+    decide,
+    manage,
+    unassign,
+)
 from .organizer import resubmit
 from .reviewer import decline, my_reviews, review
 
@@ -9,10 +17,12 @@ __all__ = [
     "assign",
     "call_overview",
     "calls",
+    "change_role",
     "decide",
     "decline",
     "manage",
     "my_reviews",
     "resubmit",
     "review",
+    "unassign",
 ]

@@ -16,8 +16,9 @@ from registry.pagination import html_page
 from registry.services import TransitionError
 
 from .. import selectors, services
+from ..enums import ReviewerRole
 from ..forms import AssignForm, DecisionForm
-from ._access import chaired_call, chaired_challenge
+from ._access import chaired_assignment, chaired_call, chaired_challenge
 
 
 @login_required
@@ -74,6 +75,9 @@ def _decision_form(challenge, data=None) -> DecisionForm:
     )
     form.helper.form_action = reverse("reviews:decide", args=[challenge.pk])
     form.helper.form_id = "decision-form"
+    if selectors.decision_warnings(challenge):
+        # Shown next to the form before the chair decides, not only after.
+        form.show_confirmation()
     return form
 
 
@@ -85,7 +89,15 @@ def _assign_form(challenge, data=None) -> AssignForm:
 
 
 def _render_manage(
-    request, challenge, *, assign_form=None, decision_form=None, refused="", status=200
+    request,
+    challenge,
+    *,
+    assign_form=None,
+    decision_form=None,
+    refused="",
+    assign_warnings=(),
+    role_change=None,
+    status=200,
 ):
     labels = selectors.reviewer_labels(challenge)
     assignments = challenge.assignments.select_related("reviewer", "assigned_by")
@@ -99,9 +111,18 @@ def _render_manage(
         "challenge": challenge,
         "progress": selectors.review_progress(challenge),
         "assignments": [
-            selectors.assignment_data(a, label=labels[a.reviewer_id])
+            {
+                **selectors.assignment_data(a, label=labels[a.reviewer_id]),
+                "person": a.reviewer,
+                "reviewed": a.reviews.exists(),
+            }
             for a in assignments
         ],
+        "role_choices": ReviewerRole.choices,
+        "can_change": challenge.status in services.OPEN_REVIEW_STATES,
+        "decision_warnings": selectors.decision_warnings(challenge),
+        "assign_warnings": assign_warnings,
+        "role_change": role_change,
         "suggestions": selectors.suggest_reviewers(challenge),
         "reviews": reviews,
         "decisions": challenge.decisions.all(),
@@ -132,18 +153,28 @@ def assign(request, pk: int):
             reviewer=form.cleaned_data["reviewer"],
             role=form.cleaned_data["role"],
             due=form.cleaned_data["due"],
+            confirm=form.cleaned_data["confirm"],
             actor=request.user,
         )
     except ValidationError as exc:
         form.add_service_errors(exc)
         return _render_manage(request, challenge, assign_form=form, status=400)
+    except services.UnconfirmedWarningError as exc:
+        form.show_confirmation()
+        return _render_manage(
+            request,
+            challenge,
+            assign_form=form,
+            assign_warnings=exc.warnings,
+            status=409,
+        )
     except (services.ReviewConflictError, TransitionError) as exc:
         return _render_manage(
             request, challenge, assign_form=form, refused=str(exc), status=409
         )
     messages.success(
         request,
-        f"Assigned {assignment.reviewer.get_username()} as "
+        f"Assigned {selectors.display_name(assignment.reviewer)} as "
         f"{assignment.get_role_display().lower()}, due {assignment.due:%Y-%m-%d}.",
     )
     return redirect("reviews:manage", challenge.pk)
@@ -162,11 +193,12 @@ def decide(request, pk: int):
             actor=request.user,
             decision=form.cleaned_data["decision"],
             letter=form.cleaned_data["letter"],
+            confirm=form.cleaned_data["confirm"],
         )
     except ValidationError as exc:
         form.add_service_errors(exc)
         return _render_manage(request, challenge, decision_form=form, status=400)
-    except TransitionError as exc:
+    except (TransitionError, services.ReviewConflictError) as exc:
         return _render_manage(
             request, challenge, decision_form=form, refused=str(exc), status=409
         )
@@ -174,5 +206,49 @@ def decide(request, pk: int):
         request,
         f"Decision sent: {decision.get_decision_display().lower()}. "
         "The organizers have been notified.",
+    )
+    return redirect("reviews:manage", challenge.pk)
+
+
+@login_required
+@require_POST
+def unassign(request, pk: int):
+    assignment = chaired_assignment(request, pk)
+    challenge = assignment.challenge
+    try:
+        services.unassign_reviewer(assignment=assignment, actor=request.user)
+    except (services.ReviewConflictError, TransitionError) as exc:
+        return _render_manage(request, challenge, refused=str(exc), status=409)
+    messages.success(
+        request, f"Unassigned {selectors.display_name(assignment.reviewer)}."
+    )
+    return redirect("reviews:manage", challenge.pk)
+
+
+@login_required
+@require_POST
+def change_role(request, pk: int):
+    assignment = chaired_assignment(request, pk)
+    challenge = assignment.challenge
+    role = request.POST.get("role", "")
+    try:
+        assignment = services.change_reviewer_role(
+            assignment=assignment,
+            role=role,
+            actor=request.user,
+            confirm=request.POST.get("confirm") == "on",
+        )
+    except services.UnconfirmedWarningError as exc:
+        change = {"assignment": assignment, "role": role, "warnings": exc.warnings}
+        return _render_manage(request, challenge, role_change=change, status=409)
+    except ValidationError as exc:
+        refused = " ".join(m for ms in exc.message_dict.values() for m in ms)
+        return _render_manage(request, challenge, refused=refused, status=400)
+    except (services.ReviewConflictError, TransitionError) as exc:
+        return _render_manage(request, challenge, refused=str(exc), status=409)
+    messages.success(
+        request,
+        f"{selectors.display_name(assignment.reviewer)} is now a "
+        f"{assignment.get_role_display().lower()}.",
     )
     return redirect("reviews:manage", challenge.pk)

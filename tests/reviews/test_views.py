@@ -55,6 +55,7 @@ def request_revision(world):
     review(world, world.tech2)
     review(world, world.clinical, clinical_relevance=4)
     services.decide(
+        confirm=True,  # fewer reviews than the call requires
         challenge=world.challenge,
         actor=world.chair,
         decision="revision",
@@ -213,7 +214,11 @@ def test_decide_page_requests_revision_and_mails_organizers(
     with django_capture_on_commit_callbacks(execute=True):
         response = signed_in(client, under_review.chair).post(
             reverse("reviews:decide", args=[under_review.challenge.pk]),
-            {"decision-decision": "revision", "decision-letter": "Please revise."},
+            {
+                "decision-decision": "revision",
+                "decision-letter": "Please revise.",
+                "decision-confirm": "on",
+            },
         )
     assert response.status_code == 302
     under_review.challenge.refresh_from_db()
@@ -228,7 +233,14 @@ def test_decide_page_requests_revision_and_mails_organizers(
 def test_decide_twice_is_refused_with_conflict(client, under_review):
     client = signed_in(client, under_review.chair)
     url = reverse("reviews:decide", args=[under_review.challenge.pk])
-    client.post(url, {"decision-decision": "accept", "decision-letter": "Yes."})
+    client.post(
+        url,
+        {
+            "decision-decision": "accept",
+            "decision-letter": "Yes.",
+            "decision-confirm": "on",
+        },
+    )
     response = client.post(
         url, {"decision-decision": "reject", "decision-letter": "No."}
     )
