@@ -254,3 +254,40 @@ class ReviewForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
             "confidential": data.get("confidential", ""),
             "clinical_relevance": data.get("clinical_relevance"),
         }
+
+
+class ConflictForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
+    """A reviewer declares a conflict with an institution or one proposal;
+    `services.declare_conflict` decides what a valid declaration is."""
+
+    submit_label = "Declare conflict"
+    submit_accesskey = ""
+
+    institution = forms.CharField(
+        max_length=300,
+        required=False,
+        help_text="An institution you must not review for, e.g. a recent employer.",
+    )
+    challenge = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Or one proposal",
+        help_text="A proposal you were asked to review; declaring withdraws you.",
+    )
+    reason = forms.CharField(widget=_textarea(3), label="Reason")
+
+    def __init__(self, *args, proposals=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.proposals = {c.pk: c for c in proposals}
+        self.fields["challenge"].choices = [("", "—")] + [
+            (c.pk, c.name) for c in proposals
+        ]
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("institution")) == (data.get("challenge") is not None):
+            raise forms.ValidationError(
+                "Name either an institution or one proposal, not both."
+            )
+        return data

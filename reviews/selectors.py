@@ -18,8 +18,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import Count, F, Min, Q, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import Count, F, Min, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 
 from accounts.models import Role
@@ -32,7 +32,7 @@ from registry.selectors import completeness_of
 
 from .conflicts import conflict_reason
 from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
-from .models import Assignment, ProposalVersion, Review
+from .models import Assignment, ConflictDeclaration, ProposalVersion, Review
 
 # Parameters whose choices describe what a proposal is about (for suggestions).
 TOPIC_PARAMETERS = tuple(
@@ -401,6 +401,17 @@ class Submission:
     completeness: float
     progress: dict[str, Any]
     next_due: dt.date | None
+    missing_reviews: int = 0
+    short_roles: tuple[str, ...] = ()
+    conflicts: int = 0
+
+
+def _assignments_counted_any(**where: Any) -> Count:
+    """Assignments in any state matching `where` (e.g. withdrawn ones)."""
+    return Count(
+        "assignments",
+        filter=Q(**{f"assignments__{k}": v for k, v in where.items()}),
+    )
 
 
 def _assignments_counted(**where: Any) -> Count:
@@ -440,9 +451,17 @@ def submissions_of(call, *, status: str = "", sort: str = "name") -> QuerySet:
     order = (
         key.desc(nulls_last=True) if sort.startswith("-") else key.asc(nulls_last=True)
     )
+    declared = (
+        ConflictDeclaration.objects.filter(challenge=OuterRef("pk"))
+        .values("challenge")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return (
         challenges.annotate(
             **counts,
+            withdrawn=_assignments_counted_any(status=AssignmentStatus.WITHDRAWN),
+            declared_conflicts=Coalesce(Subquery(declared), 0),
             next_due=Min(
                 "assignments__due",
                 filter=Q(assignments__status=AssignmentStatus.ASSIGNED),
@@ -475,12 +494,20 @@ def submission_rows(challenges) -> list[Submission]:
             "reviews_in": challenge.reviews_in,
             "reviews_due": challenge.reviews_due,
         }
+        required = sum(minimum.values())
         rows.append(
             Submission(
                 challenge=challenge,
                 completeness=completeness_of(challenge).submission.percent,
                 progress=progress,
                 next_due=challenge.next_due,
+                missing_reviews=max(0, required - challenge.reviews_in),
+                short_roles=tuple(
+                    ReviewerRole(role).label.lower()
+                    for role, entry in progress["roles"].items()
+                    if entry["assigned"] < entry["minimum"]
+                ),
+                conflicts=challenge.withdrawn + challenge.declared_conflicts,
             )
         )
     return rows

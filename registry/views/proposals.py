@@ -32,9 +32,9 @@ from ..selectors import completeness_of, proposals_of
 @cache_public_get
 def home(request):
     calls = Call.objects.all()[:20]
-    registered = Challenge.objects.filter(status__in=PUBLIC_STATES).select_related(
-        "call"
-    )[:50]
+    registered = Challenge.objects.filter(
+        status__in=PUBLIC_STATES, registration__isnull=False
+    ).select_related("call", "registration")[:50]
     return render(
         request, "registry/home.html", {"calls": calls, "registered": registered}
     )

@@ -10,6 +10,8 @@ from .chair import (
     manage,
     unassign,
 )
+from .conflicts import conflicts
+from .landing import landing
 from .organizer import resubmit
 from .reviewer import decline, my_reviews, review
 
@@ -18,8 +20,10 @@ __all__ = [
     "call_overview",
     "calls",
     "change_role",
+    "conflicts",
     "decide",
     "decline",
+    "landing",
     "manage",
     "my_reviews",
     "resubmit",

@@ -54,6 +54,7 @@ def call_overview(request, pk: int):
         "reviews/call_overview.html",
         {
             "call": call,
+            "drafts": call.challenges.filter(status=ChallengeStatus.DRAFT).count(),
             "rows": selectors.submission_rows(page.object_list),
             "page": page,
             "columns": columns,
