@@ -296,7 +296,7 @@ def test_review_page_shows_proposal_read_only_with_checks(client, under_review):
     assert 'data-check="missing_data_rule_missing"' in html
     assert f'href="#t{task.pk}-p48"' in html
     assert f'id="t{task.pk}-p48"' in html
-    assert "Source: 002 Discussion (missing data)" in html
+    assert "Source: Maier-Hein et al., Nat Commun 2018, Discussion" in html
     assert reverse("registry:edit", args=[under_review.challenge.pk]) not in html
     assert 'name="clinical_relevance"' not in html
 
