@@ -45,7 +45,7 @@ CHALLENGE: dict[int, Any] = {
             "German Cancer Research Center (DKFZ)",
             "King's College London",
         ],
-        "contact": {"name": "Demo contact (MSD)", "email": "msd-demo@example.org"},
+        "contact": {"name": "MSD challenge office", "email": "msd-demo@example.org"},
         "details": PLACEHOLDER
         + " Institutions are those of the demo accounts; the contact is fictional.",
     },

@@ -42,7 +42,7 @@ CHALLENGE: dict[int, Any] = {
             "Heidelberg University Hospital, Department of Surgery",
         ],
         "contact": {
-            "name": "Demo contact (RobustMIS)",
+            "name": "RobustMIS challenge office",
             "email": "robustmis-demo@example.org",
         },
         "details": PLACEHOLDER

@@ -37,7 +37,7 @@ def test_design_data_names_parameters_at_their_level(design):
 def test_design_contact_is_a_labelled_placeholder(design):
     organization = design.CHALLENGE[3]
     assert organization["contact"]["email"].endswith("@example.org")
-    assert organization["contact"]["name"].startswith("Demo contact")
+    assert organization["contact"]["name"].endswith("challenge office")
     assert organization["details"].startswith("Invented for the demonstration")
 
 

@@ -516,3 +516,21 @@ def test_navbar_shows_review_entries_by_role(client, under_review):
     organizer_html = signed_in(client, under_review.organizer).get(reverse("home")).text
     assert calls not in organizer_html
     assert mine not in organizer_html
+
+
+def test_review_page_puts_form_beside_proposal_with_section_navigation(
+    client, under_review
+):
+    client.force_login(under_review.tech1)
+    html = client.get(
+        reverse("reviews:review", args=[under_review.challenge.pk])
+    ).content.decode()
+    assert 'id="section-nav"' in html
+    assert 'class="review-pane"' in html
+    assert html.index('id="section-nav"') < html.index('id="proposal-title"')
+    # Every section of the proposal has an anchor the navigation links to.
+    anchors = set(re.findall(r'class="mb-3 design-section" id="([^"]+)"', html))
+    links = set(re.findall(r'href="#(sec-[^"]+)"', html))
+    assert anchors
+    assert anchors == links
+    assert "js/sectionnav.js" in html
