@@ -76,6 +76,7 @@ def _decision_form(challenge, data=None) -> DecisionForm:
     )
     form.helper.form_action = reverse("reviews:decide", args=[challenge.pk])
     form.helper.form_id = "decision-form"
+    form.helper.inputs[0].id = "submit-decision"  # two forms on one page
     if selectors.decision_warnings(challenge):
         # Shown next to the form before the chair decides, not only after.
         form.show_confirmation()
@@ -86,6 +87,7 @@ def _assign_form(challenge, data=None) -> AssignForm:
     form = AssignForm(data, prefix="assign")
     form.helper.form_action = reverse("reviews:assign", args=[challenge.pk])
     form.helper.form_id = "assign-form"
+    form.helper.inputs[0].id = "submit-assign"
     return form
 
 

@@ -3,8 +3,12 @@
 (function () {
   "use strict";
   var options = {
-    datetime: { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" },
-    date: { dateStyle: "medium" },
+    // dateStyle cannot be combined with timeZoneName: name the fields.
+    datetime: {
+      year: "numeric", month: "short", day: "numeric",
+      hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+    },
+    date: { year: "numeric", month: "short", day: "numeric" },
   };
   document.querySelectorAll("time[data-local]").forEach(function (node) {
     var moment = new Date(node.getAttribute("datetime"));

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ SERIOUS = ("serious", "critical")
 ARTEFACTS = Path(os.environ.get("TEST_ARTEFACTS_DIR", "test-artefacts")) / "journeys"
 # Internal codes of the project's sources and demo markers: never in the UI.
 SEED_CODES = re.compile(
-    r"\b00[0-4]\s*(?:§|Table|Fig\.?|Discussion|Results|A\.\d)"
+    r"(?<![-\w])00[0-4][ \t]*(?:§|Table|Fig\.?|Discussion|Results|A\.\d)"
     r"|§\s*\d|Demo placeholder|Demo contact|\bseed\s+00\d",
 )
 # Not pages: files, downloads, sign-out, and forms reached by POST.
@@ -42,12 +43,17 @@ class PageCheck:
     problems: list[str] = field(default_factory=list)
     seen: int = 0
 
+    def __post_init__(self) -> None:
+        self.folder = ARTEFACTS / self.journey
+        shutil.rmtree(self.folder, ignore_errors=True)  # this run's pages only
+        self.folder.mkdir(parents=True, exist_ok=True)
+
     def check(self, page, name: str = "") -> None:
         self.seen += 1
-        path = urlsplit(page.url).path
-        label = name or (path.strip("/").replace("/", "_") or "home")
-        folder = ARTEFACTS / self.journey
-        folder.mkdir(parents=True, exist_ok=True)
+        parts = urlsplit(page.url)
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        label = name or re.sub(r"[^\w.-]+", "_", path.strip("/")) or "home"
+        folder = self.folder
         text = page.inner_text("body")
         for found in SEED_CODES.findall(text):
             self.problems.append(f"{path}: seed code or placeholder {found!r}")
