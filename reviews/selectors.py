@@ -213,6 +213,12 @@ def history_of(challenge: Challenge, *, viewer) -> list[dict[str, Any]]:
                 if change.actor is None
                 else labels.get(change.actor_id, change.actor.get_username())
             ),
+            # For pages: people by name (reviewers stay "Reviewer N").
+            "who_name": (
+                None
+                if change.actor is None
+                else labels.get(change.actor_id, display_name(change.actor))
+            ),
             "note": change.note,
         }
         for change in challenge.status_changes.select_related("actor")

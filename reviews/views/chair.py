@@ -178,7 +178,7 @@ def assign(request, pk: int):
     messages.success(
         request,
         f"Assigned {selectors.display_name(assignment.reviewer)} as "
-        f"{assignment.get_role_display().lower()}, due {assignment.due:%Y-%m-%d}.",
+        f"{assignment.get_role_display().lower()}, due {assignment.due:%-d %b %Y}.",
     )
     return redirect("reviews:manage", challenge.pk)
 
