@@ -106,12 +106,18 @@ def page_key(url: str) -> str:
 
 
 def crawl(
-    page, checker: PageCheck, start: str, *, limit: int = 80, per_kind: int = 2
+    page,
+    checker: PageCheck,
+    start: str,
+    *,
+    limit: int = 80,
+    per_kind: int = 2,
+    within: str = "/",
 ) -> list[str]:
     """Visit every kind of page reachable from `start` by links (`per_kind` of
-    each, e.g. two registrations' pages), checking each."""
+    each, e.g. two registrations' pages; paths under `within`), checking each."""
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url or start))
-    queue, kinds, seen, visited = [start], Counter(), set(), []
+    queue, kinds, seen, visited = [urldefrag(start)[0]], Counter(), set(), []
     while queue and len(visited) < limit:
         url = queue.pop(0)
         key = page_key(url)
@@ -132,6 +138,8 @@ def crawl(
         queue += [
             u
             for u in same_site_links(page, origin)
-            if u not in seen and kinds[page_key(u)] < per_kind
+            if u not in seen
+            and kinds[page_key(u)] < per_kind
+            and urlsplit(u).path.startswith(within)
         ]
     return visited

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.core.management import call_command
@@ -128,6 +129,11 @@ def test_organizer_journey_blank_proposal_to_submitted(browser, live_server, peo
     pdf = page.request.get(page.locator("#draft-pdf").get_attribute("href"))
     assert pdf.headers["content-type"] == "application/pdf"
 
+    # Every page of the draft: the editor's sections, planning, scheme, ...
+    overview = page.url
+    drafted = crawl(page, checker, overview, within=urlsplit(overview).path)
+    assert any("/edit/" in url for url in drafted), drafted
+    page.goto(overview)
     page.click("#submit-proposal")
     page.locator("#missing-required").wait_for()
     checker.check(page, "submit-refused")
