@@ -113,6 +113,7 @@ def review_data(review: Review, *, viewer, challenge: Challenge, labels) -> dict
     }
     if full:
         data["reviewer_username"] = assignment.reviewer.get_username()
+        data["reviewer_name"] = display_name(assignment.reviewer)
     if full or mine:
         data["confidential"] = review.confidential
     return data

@@ -43,6 +43,7 @@ def test_reviewer_sees_co_reviews_anonymised_after_submitting_own(under_review):
     assert "confidential" not in seen[0]
     assert seen[1]["confidential"] == "Secret of tom."
     assert all("reviewer_username" not in r for r in seen)
+    assert all("reviewer_name" not in r for r in seen)
 
 
 def test_organizer_sees_reviews_only_after_decision_without_identities(under_review):
