@@ -104,3 +104,19 @@ def test_a_proposal_not_assigned_cannot_be_named(client, world):
     )
     assert response.status_code == 400
     assert not ConflictDeclaration.objects.exists()
+
+
+def test_a_new_reviewer_account_lands_on_its_assignments(client, db):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "newrev",
+            "email": "newrev@example.org",
+            "institution": "Somewhere",
+            "role": "reviewer",
+            "password1": "a-long-passphrase-1",
+            "password2": "a-long-passphrase-1",
+        },
+    )
+    assert response.status_code == 302
+    assert client.get(response.url).url == "/reviews/mine/"
