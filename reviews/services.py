@@ -61,9 +61,7 @@ class UnconfirmedWarningError(ReviewConflictError):
 
     def __init__(self, warnings: list[str]):
         self.warnings = warnings
-        super().__init__(
-            "Confirm to proceed: " + " ".join(warnings) + " Nothing was changed."
-        )
+        super().__init__("Confirm to proceed: " + " ".join(warnings))
 
 
 def _require_confirmation(warnings: list[str], confirm: bool) -> None:
