@@ -22,7 +22,7 @@ from django.db.models import Count, F, Min, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 
-from accounts.models import Role
+from accounts.models import Role, display_name
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
 from registry.parameters import BY_NUMBER
@@ -193,11 +193,6 @@ def decision_warnings(challenge: Challenge) -> list[str]:
             "the call requires are in."
         )
     return warnings
-
-
-def display_name(user) -> str:
-    """A person as the interface names them: full name, else username."""
-    return user.get_full_name() or user.get_username()
 
 
 def history_of(challenge: Challenge, *, viewer) -> list[dict[str, Any]]:

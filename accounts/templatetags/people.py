@@ -10,12 +10,9 @@ from django import template
 from django.utils import timezone
 from django.utils.html import format_html
 
+from ..models import display_name
+
 register = template.Library()
-
-
-def full_name(user) -> str:
-    """The user's full name, else the username (accounts without a name)."""
-    return user.get_full_name() or user.get_username()
 
 
 def affiliation(user) -> str:
@@ -33,10 +30,10 @@ def person(user, with_affiliation: bool = True) -> str:
         return format_html(
             '<span class="person">{} <span class="text-body-secondary">({})</span>'
             "</span>",
-            full_name(user),
+            display_name(user),
             place,
         )
-    return format_html('<span class="person">{}</span>', full_name(user))
+    return format_html('<span class="person">{}</span>', display_name(user))
 
 
 @register.simple_tag

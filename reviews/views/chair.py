@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.models import display_name
 from registry.enums import ChallengeStatus
 from registry.models import Call
 from registry.pagination import html_page
@@ -177,7 +178,7 @@ def assign(request, pk: int):
         )
     messages.success(
         request,
-        f"Assigned {selectors.display_name(assignment.reviewer)} as "
+        f"Assigned {display_name(assignment.reviewer)} as "
         f"{assignment.get_role_display().lower()}, due {assignment.due:%-d %b %Y}.",
     )
     return redirect("reviews:manage", challenge.pk)
@@ -223,7 +224,7 @@ def unassign(request, pk: int):
     except (services.ReviewConflictError, TransitionError) as exc:
         return _render_manage(request, challenge, refused=str(exc), status=409)
     messages.success(
-        request, f"Unassigned {selectors.display_name(assignment.reviewer)}."
+        request, f"Unassigned {display_name(assignment.reviewer)}."
     )
     return redirect("reviews:manage", challenge.pk)
 
@@ -251,7 +252,7 @@ def change_role(request, pk: int):
         return _render_manage(request, challenge, refused=str(exc), status=409)
     messages.success(
         request,
-        f"{selectors.display_name(assignment.reviewer)} is now a "
+        f"{display_name(assignment.reviewer)} is now a "
         f"{assignment.get_role_display().lower()}.",
     )
     return redirect("reviews:manage", challenge.pk)
