@@ -470,3 +470,11 @@ def test_overview_links_exports_and_names_people(client, db):
     assert 'href="/proposals/import/"' in dashboard
     assert "<time datetime=" in dashboard
     assert 'data-local="datetime"' in dashboard
+
+
+def test_favicon_is_linked_and_answered(client, db):
+    home = client.get("/").content.decode()
+    assert '<link rel="icon" href="/static/favicon.svg"' in home
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response.url == "/static/favicon.svg"
