@@ -223,9 +223,7 @@ def unassign(request, pk: int):
         services.unassign_reviewer(assignment=assignment, actor=request.user)
     except (services.ReviewConflictError, TransitionError) as exc:
         return _render_manage(request, challenge, refused=str(exc), status=409)
-    messages.success(
-        request, f"Unassigned {display_name(assignment.reviewer)}."
-    )
+    messages.success(request, f"Unassigned {display_name(assignment.reviewer)}.")
     return redirect("reviews:manage", challenge.pk)
 
 
