@@ -2,6 +2,11 @@ from django.conf import settings
 from django.db import models
 
 
+def display_name(user) -> str:
+    """How pages name a person: the full name, else the username."""
+    return user.get_full_name() or user.get_username()
+
+
 class Role(models.TextChoices):
     """The role a person mainly acts in (permissions are still per object)."""
 

@@ -16,5 +16,5 @@ def sign_up(request):
             role=form.cleaned_data["role"],
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("registry:dashboard")
+        return redirect("reviews:landing")  # the new account's role page
     return render(request, "registration/signup.html", {"form": form})

@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.http import HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
@@ -15,7 +17,15 @@ api_v1 = [
     path("", include("publicrecord.api_urls")),
 ]
 
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page says. `static` is called
+    per request: with the manifest storage it needs collectstatic's manifest."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("health/", health.health, name="health"),
     path("ready/", health.ready, name="ready"),
     path("admin/", admin.site.urls),

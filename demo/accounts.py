@@ -43,6 +43,17 @@ DEMO_ACCOUNTS = (
 )
 
 
+# People are shown by name and affiliation; the demo accounts get plausible ones.
+DEMO_NAMES = {
+    "organizer": ("Lena", "Hoffmann"),
+    "coorganizer": ("James", "Whitfield"),
+    "reviewer1": ("Marco", "Rossi"),
+    "reviewer2": ("Camille", "Dubois"),
+    "clinician": ("Anna", "Weber"),
+    "chair": ("Kenji", "Tanaka"),
+}
+
+
 def ensure_demo_call() -> Call:
     call, _ = Call.objects.get_or_create(
         slug=DEMO_CALL["slug"],
@@ -68,6 +79,9 @@ def ensure_demo_accounts(call: Call) -> dict[str, object]:
                 institution=institution,
                 expertise=expertise,
             )
+        if not user.get_full_name() and username in DEMO_NAMES:
+            user.first_name, user.last_name = DEMO_NAMES[username]
+            user.save(update_fields=["first_name", "last_name"])
         if role == Role.CHAIR:
             call.chairs.add(user)
         users[username] = user

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 # Marks every value that is not taken from the published design document.
 PLACEHOLDER = (
-    "Demo placeholder: the organization section of the design is withheld in the "
-    "published document (004 A.6/A.7: 'To protect personal information, we will "
-    "not show the challenge organization section'); this value is plausible but "
-    "invented."
+    "Invented for the demonstration: the published design withholds its "
+    'organization section ("to protect personal information"); this value is '
+    "plausible but not the organizers' own."
 )
 
 

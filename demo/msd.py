@@ -31,8 +31,10 @@ PLANNING = {
     "duration": "half day",
     "expected_participants": 20,
     "publication": (
-        "Demo placeholder: joint journal paper of organizers and top teams; the "
-        "data remain available (004 §5.3 cites Antonelli/Reinke et al., 2022)."
+        "Invented for the demonstration: joint journal paper of organizers and top "
+        "teams; the "
+        "data remain available (Reinke's thesis, section 5.3 cites Antonelli/Reinke et "
+        "al., 2022)."
     ),
 }
 
@@ -43,16 +45,18 @@ CHALLENGE: dict[int, Any] = {
             "German Cancer Research Center (DKFZ)",
             "King's College London",
         ],
-        "contact": {"name": "Demo contact (MSD)", "email": "msd-demo@example.org"},
+        "contact": {"name": "MSD challenge office", "email": "msd-demo@example.org"},
         "details": PLACEHOLDER
         + " Institutions are those of the demo accounts; the contact is fictional.",
     },
     4: {
         "choice": "one-time event with fixed submission deadline",
-        "details": "Held once at MICCAI 2018 (004 §5.3), with a development phase "
+        "details": "Held once at MICCAI 2018 (Reinke's thesis, section 5.3), with a "
+        "development phase "
         "and a mystery phase in which algorithms 'could only be submitted once'.",
     },
-    5: "MICCAI 2018, Granada, Spain (004 §5.3: 'We organized the MSD challenge "
+    5: "MICCAI 2018, Granada, Spain (Reinke's thesis, section 5.3: 'We organized the "
+    "MSD challenge "
     "as part of the MICCAI conference 2018'). Website: http://medicaldecathlon.com.",
     6: {
         "events": [
@@ -76,7 +80,8 @@ CHALLENGE: dict[int, Any] = {
                 "event": "Results announced at the MICCAI 2018 challenge session",
             },
         ],
-        "details": PLACEHOLDER + " The phases and their order follow 004 §5.3.",
+        "details": PLACEHOLDER
+        + " The phases and their order follow Reinke's thesis, section 5.3.",
     },
     7: PLACEHOLDER + " The ten data sets were acquired retrospectively by the "
     "contributing centers (see Center(s)) under their own ethics approvals and "
@@ -85,7 +90,8 @@ CHALLENGE: dict[int, Any] = {
     "adapted with attribution, under the same license.",
     9: {
         "choice": "fully automatic",
-        "details": "004 §5.3: the goal was 'a semantic segmentation algorithm that "
+        "details": "Reinke's thesis, section 5.3: the goal was 'a semantic "
+        "segmentation algorithm that "
         "worked for a wide range of various tasks and data without requiring the "
         "model to be changed or any human interaction'.",
     },
@@ -99,7 +105,8 @@ CHALLENGE: dict[int, Any] = {
     },
     12: "Development phase: 'The algorithms were evaluated on the hidden test sets "
     "and participants could follow their scores on a daily basis to avoid model "
-    "overfitting' (004 §5.3). Mystery phase: no pre-evaluation; algorithms 'could "
+    "overfitting' (Reinke's thesis, section 5.3). Mystery phase: no pre-evaluation; "
+    "algorithms 'could "
     "only be submitted once'.",
     13: "The full validation (ranking) algorithm was released before the challenge "
     "on the website (http://medicaldecathlon.com/files/MSD-Ranking-scheme.pdf). "
@@ -111,7 +118,7 @@ CHALLENGE: dict[int, Any] = {
     },
     15: "Only teams that successfully participated in the development phase "
     "receive the mystery-phase data; there, algorithms can be submitted only once "
-    "(004 §5.3).",
+    "(Reinke's thesis, section 5.3).",
 }
 
 _COMMON_TASK: dict[int, Any] = {
@@ -174,7 +181,8 @@ _COMMON_TASK: dict[int, Any] = {
     47: NotApplicable(
         "Only fully automatic methods take part: the goal is an algorithm that "
         "works 'without requiring the model to be changed or any human "
-        "interaction' (004 §5.3), so there are no interaction levels to handle."
+        "interaction' (Reinke's thesis, section 5.3), so there are no interaction "
+        "levels to handle."
     ),
     48: "Missing cases are set to the worst possible value, namely 0 for all "
     "metrics (also: 'Set m_j(a_l, t_ik) to 0 if its value is undefined').",

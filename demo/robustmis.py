@@ -42,19 +42,21 @@ CHALLENGE: dict[int, Any] = {
             "Heidelberg University Hospital, Department of Surgery",
         ],
         "contact": {
-            "name": "Demo contact (RobustMIS)",
+            "name": "RobustMIS challenge office",
             "email": "robustmis-demo@example.org",
         },
         "details": PLACEHOLDER
         + " The first institution is the demo organizer's, the second the data "
-        "center named in A.6; the contact is fictional.",
+        "center named in appendix A.6 of Reinke's thesis; the contact is fictional.",
     },
     4: {
         "choice": "one-time event with fixed submission deadline",
-        "details": "Part of MICCAI 2019 (004 §5.3); A.6 mentions a docker "
+        "details": "Part of MICCAI 2019 (Reinke's thesis, section 5.3); appendix "
+        "A.6 of the thesis mentions a docker "
         "submission deadline after which the unknown surgery type is made public.",
     },
-    5: "MICCAI 2019, Shenzhen, China (004 §5.3: 'The RobustMIS challenge was part "
+    5: "MICCAI 2019, Shenzhen, China (Reinke's thesis, section 5.3: 'The RobustMIS "
+    "challenge was part "
     "of the MICCAI conference 2019'); run on the Synapse platform.",
     6: {
         "events": [
@@ -69,7 +71,8 @@ CHALLENGE: dict[int, Any] = {
                 "event": "Results announced at the MICCAI 2019 challenge session",
             },
         ],
-        "details": PLACEHOLDER + " The events are those A.6 refers to.",
+        "details": PLACEHOLDER
+        + " The events are those appendix A.6 of Reinke's thesis refers to.",
     },
     7: PLACEHOLDER + " Videos were recorded during daily routine procedures at "
     "Heidelberg University Hospital under the ethics approval of the hospital's "
@@ -79,7 +82,8 @@ CHALLENGE: dict[int, Any] = {
     9: {
         "choice": "fully automatic",
         "details": "Methods are submitted as docker containers and run by the "
-        "organizers on the hidden test data (004 §5.3: 'We required challenge "
+        "organizers on the hidden test data (Reinke's thesis, section 5.3: 'We "
+        "required challenge "
         "participants to submit their methods as docker containers').",
     },
     10: {
@@ -90,21 +94,21 @@ CHALLENGE: dict[int, Any] = {
         "choice": "provided training data and publicly available data",
         "details": PLACEHOLDER
         + " Teams are asked to declare whether temporal and/or additional training "
-        "data were used (004 §4.4.2).",
+        "data were used (Reinke's thesis, section 4.4.2).",
     },
     12: "No validation cases are provided by the organizers; hence, it is up to "
     "the challenge participants to split the training and validation data.",
     13: "Rankings and ranking stability are computed with the open-source R "
-    "toolkit challengeR (004 §5.3).",
+    "toolkit challengeR (Reinke's thesis, section 5.3).",
     14: {
         "choices": ["docker container"],
         "details": "Docker containers submitted on the Synapse platform, to avoid "
-        "cheating (004 §5.3).",
+        "cheating (Reinke's thesis, section 5.3).",
     },
     15: "Only participants who submit a method description along with their "
     "algorithm are eligible for the final rankings; a method write-up template is "
     "provided: https://www.synapse.org/#!Synapse:syn18779624/wiki/592664 "
-    "(004 §4.4.2).",
+    "(Reinke's thesis, section 4.4.2).",
 }
 
 _COMMON_TASK: dict[int, Any] = {
@@ -124,7 +128,7 @@ _COMMON_TASK: dict[int, Any] = {
     ),
     22: "Patients undergoing rectal resection, proctocolectomy or UNKNOWN SURGERY "
     "(made public after the docker submission deadline; sigmoid resection, "
-    "004 §5.3).",
+    "Reinke's thesis, section 5.3).",
     23: lines(
         "Corresponding to the image data: a whole surgical video and information "
         "on the type of surgery performed is provided for each training case. No "
@@ -170,7 +174,8 @@ _COMMON_TASK: dict[int, Any] = {
         "count": 5983,
         "details": "2,943 proctocolectomy and 3,040 rectal resection cases. No "
         "validation cases are provided. For the segmentation tasks, cases without "
-        "an instrument were removed (reduced count not stated in A.6).",
+        "an instrument were removed (reduced count not stated in appendix A.6 of "
+        "Reinke's thesis).",
     },
     32: "A training case encompasses a 10-second video snippet of 250 endoscopic "
     "image frames and a reference annotation for the last frame; the entire "
@@ -194,7 +199,7 @@ _COMMON_TASK: dict[int, Any] = {
         "patients seen in training); Stage 2: 514 (225 proctocolectomy, 289 rectal "
         "resection; new patients); Stage 3: 2,880 (UNKNOWN SURGERY). For the "
         "segmentation tasks, cases without an instrument were removed (reduced "
-        "count not stated in A.6).",
+        "count not stated in appendix A.6 of Reinke's thesis).",
     },
     39: "The test cases are identical in format to the training cases (250 frames) "
     "but do not include a reference annotation or context information. Three "
@@ -254,7 +259,7 @@ BINARY_SEGMENTATION: dict[int, Any] = {
         "metrics": [unit_metric("DSC"), unit_metric("NSD")],
         "details": "Dice Similarity Coefficient (DSC) and Normalized Surface "
         "Distance (NSD); NSD threshold tau = 13 pixels, based on inter-rater "
-        "variability (004 §5.3).",
+        "variability (Reinke's thesis, section 5.3).",
     },
     45: _SEGMENTATION_JUSTIFICATION,
     46: _SEGMENTATION_RANKING,
@@ -287,7 +292,8 @@ MULTI_INSTANCE_DETECTION: dict[int, Any] = {
     50: NotApplicable(
         "'For the multiple instance detection task, the computation of the F1 "
         "Score is done over the complete data set. This results in one F1 Score "
-        "per participant' (004 A.6), so no per-case test compares algorithms."
+        "per participant' (Reinke's thesis, appendix A.6), so no per-case test "
+        "compares algorithms."
     ),
 }
 
@@ -303,7 +309,7 @@ MULTI_INSTANCE_SEGMENTATION: dict[int, Any] = {
         "metrics": [unit_metric("MI DSC"), unit_metric("MI NSD")],
         "details": "Multi-Instance DSC and Multi-Instance NSD: DSC and NSD per "
         "instance after matching (IoU > 0.3, Hungarian matching), aggregated with "
-        "the mean (004 §5.3).",
+        "the mean (Reinke's thesis, section 5.3).",
     },
     45: _SEGMENTATION_JUSTIFICATION,
     46: _SEGMENTATION_RANKING,

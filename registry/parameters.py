@@ -1298,6 +1298,12 @@ PARAMETERS: tuple[Parameter, ...] = (
 BY_NUMBER: dict[int, Parameter] = {p.number: p for p in PARAMETERS}
 BY_ROLE: dict[Role, Parameter] = {p.role: p for p in PARAMETERS if p.role}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(p.group for p in PARAMETERS))
+# Parameters reported after the challenge has run (participants, results,
+# report): unanswered at registration by nature, never "missing" in public.
+OUTCOME_GROUP = "Challenge outcome"
+OUTCOME_PARAMETERS: tuple[Parameter, ...] = tuple(
+    p for p in PARAMETERS if p.group == OUTCOME_GROUP
+)
 
 
 def get_parameter(number: int) -> Parameter:

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,6 +31,7 @@ from .serializers import (
     DeclineSerializer,
     ResubmitSerializer,
     ReviewWriteSerializer,
+    RoleChangeSerializer,
 )
 
 
@@ -40,6 +41,8 @@ class ReviewAPIView(APIView):
     def handle_exception(self, exc):
         if isinstance(exc, IncompleteError):
             return conflict(exc, **completeness_data(exc.completeness))
+        if isinstance(exc, services.UnconfirmedWarningError):
+            return conflict(exc, warnings=exc.warnings, confirm_with={"confirm": True})
         if isinstance(exc, TransitionError | services.ReviewConflictError):
             return conflict(exc)
         return super().handle_exception(exc)
@@ -83,12 +86,53 @@ class Assignments(ReviewAPIView):
             reviewer=selectors.user_named(data.validated_data["reviewer"]),
             role=data.validated_data["role"],
             due=data.validated_data.get("due"),
+            confirm=data.validated_data["confirm"],
             actor=request.user,
         )
         labels = selectors.reviewer_labels(challenge)
         return Response(
             selectors.assignment_data(assignment, label=labels[assignment.reviewer_id]),
             status=status.HTTP_201_CREATED,
+        )
+
+
+def _chaired_assignment(request: Request, pk: int) -> Assignment:
+    """404 unless the caller may see the proposal; the service checks chairs."""
+    assignment = get_object_or_404(
+        Assignment.objects.select_related("challenge__call", "reviewer"), pk=pk
+    )
+    if not can_view_challenge(request.user, assignment.challenge):
+        raise NotFound("No such assignment.")
+    return assignment
+
+
+class AssignmentDetail(ReviewAPIView):
+    @extend_schema(
+        summary="Unassign a reviewer (chairs; audited)",
+        responses={204: None},
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        services.unassign_reviewer(
+            assignment=_chaired_assignment(request, pk), actor=request.user
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Change a reviewer's role (chairs; audited)",
+        request=RoleChangeSerializer,
+        responses=OpenApiTypes.OBJECT,
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        data = RoleChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        assignment = services.change_reviewer_role(
+            assignment=_chaired_assignment(request, pk),
+            actor=request.user,
+            **data.validated_data,
+        )
+        labels = selectors.reviewer_labels(assignment.challenge)
+        return Response(
+            selectors.assignment_data(assignment, label=labels[assignment.reviewer_id])
         )
 
 

@@ -19,6 +19,11 @@ urlpatterns = [
     path("challenges/<int:pk>/diff/", api.Diff.as_view(), name="diff"),
     path("challenges/<int:pk>/history/", api.History.as_view(), name="history"),
     path("challenges/<int:pk>/checks/", api.Checks.as_view(), name="checks"),
+    path(
+        "assignments/<int:pk>/",
+        api.AssignmentDetail.as_view(),
+        name="assignment",
+    ),
     path("assignments/<int:pk>/decline/", api.Decline.as_view(), name="decline"),
     path("conflicts/", api.Conflicts.as_view(), name="conflicts"),
 ]

@@ -111,6 +111,25 @@ COMBINE_WORDS = (
 OVERLAP_METRICS = re.compile(r"\b(dsc|dice)\b", re.IGNORECASE)
 
 
+# The literature behind the checks. `seed_reference` keeps the project's short
+# codes (stable for the API); people read `source`, the citation.
+SOURCES = {
+    "000": "Wiesenfarth et al., Sci Rep 2021 (challengeR)",
+    "001": "Foucart et al., ESANN 2025",
+    "002": "Maier-Hein et al., Nat Commun 2018",
+    "003": "the MSD 2018 ranking scheme",
+    "004": "Reinke, PhD thesis, Heidelberg University",
+}
+SOURCE_CODE = re.compile(r"\b(00[0-4])\b")
+
+
+def readable_source(reference: str) -> str:
+    """'002 Fig. 3; 004 §4.1' → 'Maier-Hein et al., Nat Commun 2018, Fig. 3; …'."""
+    text = SOURCE_CODE.sub(lambda m: SOURCES[m.group(1)] + ",", reference)
+    text = text.replace(", (", " (").replace("§", "section ")
+    return re.sub(r",(?=;|$)", "", text)
+
+
 @dataclass(frozen=True)
 class Check:
     code: str
@@ -120,8 +139,12 @@ class Check:
     parameter: int | None
     task: str | None
 
+    @property
+    def source(self) -> str:
+        return readable_source(self.seed_reference)
+
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "source": self.source}
 
 
 Answers = dict[int, DesignAnswer]

@@ -45,7 +45,22 @@ class ServiceErrorsMixin:
                 self.add_error(None, [f"{key}: {m}" for m in messages])
 
 
-class AssignForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
+CONFIRM_LABEL = "I have read the warnings above and want to proceed"
+
+
+def _confirm_field() -> forms.BooleanField:
+    """Hidden until the service has warned; `show_confirmation` reveals it."""
+    return forms.BooleanField(
+        required=False, label=CONFIRM_LABEL, widget=forms.HiddenInput
+    )
+
+
+class ConfirmMixin:
+    def show_confirmation(self) -> None:
+        self.fields["confirm"].widget = forms.CheckboxInput()
+
+
+class AssignForm(ConfirmMixin, ServiceErrorsMixin, CrispyFormMixin, forms.Form):
     submit_label = "Assign reviewer"
     submit_accesskey = ""
 
@@ -61,6 +76,7 @@ class AssignForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
         help_text="Empty: three weeks from today.",
         widget=forms.DateInput(attrs={"type": "date"}),
     )
+    confirm = _confirm_field()
 
     def clean_reviewer(self):
         try:
@@ -69,7 +85,7 @@ class AssignForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
             raise forms.ValidationError(exc.message_dict["reviewer"]) from None
 
 
-class DecisionForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
+class DecisionForm(ConfirmMixin, ServiceErrorsMixin, CrispyFormMixin, forms.Form):
     submit_label = "Send decision"
     submit_accesskey = ""
 
@@ -78,6 +94,7 @@ class DecisionForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
         widget=_textarea(14),
         help_text="Sent to the organizers. Prefilled with the anonymised reviews.",
     )
+    confirm = _confirm_field()
 
 
 class DeclineForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
@@ -237,3 +254,40 @@ class ReviewForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
             "confidential": data.get("confidential", ""),
             "clinical_relevance": data.get("clinical_relevance"),
         }
+
+
+class ConflictForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
+    """A reviewer declares a conflict with an institution or one proposal;
+    `services.declare_conflict` decides what a valid declaration is."""
+
+    submit_label = "Declare conflict"
+    submit_accesskey = ""
+
+    institution = forms.CharField(
+        max_length=300,
+        required=False,
+        help_text="An institution you must not review for, e.g. a recent employer.",
+    )
+    challenge = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Or one proposal",
+        help_text="A proposal you were asked to review; declaring withdraws you.",
+    )
+    reason = forms.CharField(widget=_textarea(3), label="Reason")
+
+    def __init__(self, *args, proposals=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.proposals = {c.pk: c for c in proposals}
+        self.fields["challenge"].choices = [("", "—")] + [
+            (c.pk, c.name) for c in proposals
+        ]
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("institution")) == (data.get("challenge") is not None):
+            raise forms.ValidationError(
+                "Name either an institution or one proposal, not both."
+            )
+        return data

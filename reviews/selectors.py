@@ -18,11 +18,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import Count, F, Min, Q, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import Count, F, Min, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 
-from accounts.models import Role
+from accounts.models import Role, display_name
 from registry.design import Design, DesignDiff, diff_designs
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
@@ -32,7 +32,7 @@ from registry.selectors import completeness_of
 
 from .conflicts import conflict_reason
 from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
-from .models import Assignment, ProposalVersion, Review
+from .models import Assignment, ConflictDeclaration, ProposalVersion, Review
 
 # Parameters whose choices describe what a proposal is about (for suggestions).
 TOPIC_PARAMETERS = tuple(
@@ -113,6 +113,7 @@ def review_data(review: Review, *, viewer, challenge: Challenge, labels) -> dict
     }
     if full:
         data["reviewer_username"] = assignment.reviewer.get_username()
+        data["reviewer_name"] = display_name(assignment.reviewer)
     if full or mine:
         data["confidential"] = review.confidential
     return data
@@ -158,6 +159,42 @@ def review_progress(challenge: Challenge) -> dict[str, Any]:
     }
 
 
+def assignment_warnings(reviewer, role: str) -> list[str]:
+    """What a chair must confirm before giving `reviewer` this `role`."""
+    profile = getattr(reviewer, "profile", None)
+    if role == ReviewerRole.TECHNICAL and (
+        profile is not None and profile.role == Role.CLINICAL_REVIEWER
+    ):
+        return [
+            f"{display_name(reviewer)} is a clinical reviewer; you are assigning "
+            "them to a technical reviewer's slot."
+        ]
+    return []
+
+
+def decision_warnings(challenge: Challenge) -> list[str]:
+    """What a chair must confirm before deciding on the current revision:
+    fewer reviews than the call requires, no clinical reviewer or review."""
+    progress = review_progress(challenge)
+    roles = progress["roles"]
+    required = sum(r["minimum"] for r in roles.values())
+    warnings = []
+    if progress["reviews_in"] < required:
+        warnings.append(
+            f"Only {progress['reviews_in']} of the {required} reviews the call "
+            f"requires are in for revision {progress['revision']}."
+        )
+    clinical = roles[ReviewerRole.CLINICAL]
+    if clinical["minimum"] and not clinical["assigned"]:
+        warnings.append("No clinical reviewer is assigned to this proposal.")
+    elif clinical["reviewed"] < clinical["minimum"]:
+        warnings.append(
+            f"{clinical['reviewed']} of the {clinical['minimum']} clinical reviews "
+            "the call requires are in."
+        )
+    return warnings
+
+
 def history_of(challenge: Challenge, *, viewer) -> list[dict[str, Any]]:
     """The timeline; actors who are reviewers appear as "Reviewer N" unless the
     viewer is a chair or staff."""
@@ -171,6 +208,12 @@ def history_of(challenge: Challenge, *, viewer) -> list[dict[str, Any]]:
                 None
                 if change.actor is None
                 else labels.get(change.actor_id, change.actor.get_username())
+            ),
+            # For pages: people by name (reviewers stay "Reviewer N").
+            "who_name": (
+                None
+                if change.actor is None
+                else labels.get(change.actor_id, display_name(change.actor))
             ),
             "note": change.note,
         }
@@ -334,6 +377,17 @@ class Submission:
     completeness: float
     progress: dict[str, Any]
     next_due: dt.date | None
+    missing_reviews: int = 0
+    short_roles: tuple[str, ...] = ()
+    conflicts: int = 0
+
+
+def _assignments_counted_any(**where: Any) -> Count:
+    """Assignments in any state matching `where` (e.g. withdrawn ones)."""
+    return Count(
+        "assignments",
+        filter=Q(**{f"assignments__{k}": v for k, v in where.items()}),
+    )
 
 
 def _assignments_counted(**where: Any) -> Count:
@@ -373,9 +427,17 @@ def submissions_of(call, *, status: str = "", sort: str = "name") -> QuerySet:
     order = (
         key.desc(nulls_last=True) if sort.startswith("-") else key.asc(nulls_last=True)
     )
+    declared = (
+        ConflictDeclaration.objects.filter(challenge=OuterRef("pk"))
+        .values("challenge")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return (
         challenges.annotate(
             **counts,
+            withdrawn=_assignments_counted_any(status=AssignmentStatus.WITHDRAWN),
+            declared_conflicts=Coalesce(Subquery(declared), 0),
             next_due=Min(
                 "assignments__due",
                 filter=Q(assignments__status=AssignmentStatus.ASSIGNED),
@@ -408,12 +470,20 @@ def submission_rows(challenges) -> list[Submission]:
             "reviews_in": challenge.reviews_in,
             "reviews_due": challenge.reviews_due,
         }
+        required = sum(minimum.values())
         rows.append(
             Submission(
                 challenge=challenge,
                 completeness=completeness_of(challenge).submission.percent,
                 progress=progress,
                 next_due=challenge.next_due,
+                missing_reviews=max(0, required - challenge.reviews_in),
+                short_roles=tuple(
+                    ReviewerRole(role).label.lower()
+                    for role, entry in progress["roles"].items()
+                    if entry["assigned"] < entry["minimum"]
+                ),
+                conflicts=challenge.withdrawn + challenge.declared_conflicts,
             )
         )
     return rows

@@ -10,6 +10,16 @@ class AssignmentWriteSerializer(serializers.Serializer):
     reviewer = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=ReviewerRole.choices)
     due = serializers.DateField(required=False, allow_null=True)
+    confirm = serializers.BooleanField(
+        default=False, help_text="Proceed despite the warnings of a 409 answer."
+    )
+
+
+class RoleChangeSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=ReviewerRole.choices)
+    confirm = serializers.BooleanField(
+        default=False, help_text="Proceed despite the warnings of a 409 answer."
+    )
 
 
 class ReviewWriteSerializer(serializers.Serializer):
@@ -25,6 +35,9 @@ class ReviewWriteSerializer(serializers.Serializer):
 class DecisionWriteSerializer(serializers.Serializer):
     decision = serializers.ChoiceField(choices=DecisionKind.choices)
     letter = serializers.CharField()
+    confirm = serializers.BooleanField(
+        default=False, help_text="Proceed despite the warnings of a 409 answer."
+    )
 
 
 class ResubmitSerializer(serializers.Serializer):

@@ -23,7 +23,7 @@ from registry.models import Challenge
 from registry.permissions import is_chair, is_organizer
 from registry.services import TransitionError
 
-from . import notifications
+from . import notifications, selectors
 from .conflicts import conflict_reason
 from .enums import (
     ACTIVE_ASSIGNMENT_STATES,
@@ -52,6 +52,21 @@ DECISION_STATES = {
 class ReviewConflictError(Exception):
     """A request that clashes with the state of the review (HTTP 409): a conflict
     of interest, a reviewer assigned twice, a revision reviewed twice."""
+
+
+class UnconfirmedWarningError(ReviewConflictError):
+    """The action is allowed but unusual (a clinician in a technical slot, a
+    decision on fewer reviews than the call requires): the chair must confirm
+    it, i.e. send it again with `confirm`. Nothing was changed."""
+
+    def __init__(self, warnings: list[str]):
+        self.warnings = warnings
+        super().__init__("Confirm to proceed: " + " ".join(warnings))
+
+
+def _require_confirmation(warnings: list[str], confirm: bool) -> None:
+    if warnings and not confirm:
+        raise UnconfirmedWarningError(warnings)
 
 
 def _after_commit(func, *args) -> None:
@@ -95,8 +110,10 @@ def assign_reviewer(
     role: str,
     actor,
     due: dt.date | None = None,
+    confirm: bool = False,
 ) -> Assignment:
-    """A chair assigns a reviewer; the first assignment starts the review."""
+    """A chair assigns a reviewer; the first assignment starts the review.
+    `selectors.assignment_warnings` must be confirmed (`confirm`)."""
     if not is_chair(actor, challenge):
         raise PermissionDenied("Only a chair of the call can assign reviewers.")
     if reviewer.pk == actor.pk:
@@ -123,6 +140,7 @@ def assign_reviewer(
     reason = conflict_reason(reviewer, challenge)
     if reason:
         raise ReviewConflictError(reason)
+    _require_confirmation(selectors.assignment_warnings(reviewer, role), confirm)
     if due is None:
         due = timezone.localdate() + dt.timedelta(days=REVIEW_PERIOD_DAYS)
     if challenge.status == ChallengeStatus.SUBMITTED:
@@ -143,6 +161,91 @@ def assign_reviewer(
 
 
 OPEN_REVIEW_STATES = (*ASSIGNABLE_STATES, ChallengeStatus.REVISION_REQUESTED)
+
+
+def _locked_assignment(assignment: Assignment, actor) -> Assignment:
+    """The assignment, locked, once `actor` is known to chair its call and the
+    review is still open."""
+    assignment = (
+        Assignment.objects.select_for_update()
+        .select_related("challenge__call", "reviewer")
+        .get(pk=assignment.pk)
+    )
+    if not is_chair(actor, assignment.challenge):
+        raise PermissionDenied("Only a chair of the call can change assignments.")
+    challenge = assignment.challenge
+    if challenge.status not in OPEN_REVIEW_STATES:
+        raise TransitionError(
+            f"The proposal is {challenge.get_status_display().lower()}; "
+            "assignments change only while the review is open.",
+            state=challenge.status,
+        )
+    return assignment
+
+
+@transaction.atomic
+def unassign_reviewer(*, assignment: Assignment, actor) -> None:
+    """A chair removes a reviewer from a proposal (audited). A reviewer who
+    has already reviewed stays: the reviews are part of the record."""
+    assignment = _locked_assignment(assignment, actor)
+    if assignment.reviews.exists():
+        raise ReviewConflictError(
+            f"{assignment.reviewer.get_username()} has already submitted a review; "
+            "reviews stay on the record, so this reviewer cannot be unassigned."
+        )
+    challenge = assignment.challenge
+    record(
+        actor=actor,
+        action="review.unassign",
+        target=challenge,
+        reviewer=assignment.reviewer.get_username(),
+        role=assignment.role,
+        status=assignment.status,
+    )
+    assignment.delete()
+
+
+@transaction.atomic
+def change_reviewer_role(
+    *, assignment: Assignment, role: str, actor, confirm: bool = False
+) -> Assignment:
+    """A chair changes a reviewer's role (audited); a clinician moved to a
+    technical slot must be confirmed."""
+    if role not in ReviewerRole.values:
+        raise ValidationError(
+            {"role": f"{role!r} is not one of {ReviewerRole.values}."}
+        )
+    assignment = _locked_assignment(assignment, actor)
+    if assignment.role == role:
+        raise ValidationError(
+            {
+                "role": f"{assignment.reviewer.get_username()} is already a "
+                f"{ReviewerRole(role).label.lower()}."
+            }
+        )
+    if (
+        role != ReviewerRole.CLINICAL
+        and assignment.reviews.exclude(clinical_relevance=None).exists()
+    ):
+        raise ReviewConflictError(
+            "This reviewer has rated clinical relevance as a clinical reviewer; "
+            "the role of a submitted clinical review cannot change."
+        )
+    _require_confirmation(
+        selectors.assignment_warnings(assignment.reviewer, role), confirm
+    )
+    before = assignment.role
+    assignment.role = role
+    assignment.save(update_fields=["role"])
+    record(
+        actor=actor,
+        action="review.change_role",
+        target=assignment,
+        reviewer=assignment.reviewer.get_username(),
+        before=before,
+        after=role,
+    )
+    return assignment
 
 
 @transaction.atomic
@@ -301,9 +404,18 @@ def submit_review(
 
 
 @transaction.atomic
-def decide(*, challenge: Challenge, actor, decision: str, letter: str) -> Decision:
+def decide(
+    *,
+    challenge: Challenge,
+    actor,
+    decision: str,
+    letter: str,
+    confirm: bool = False,
+) -> Decision:
     """A chair decides. The row lock makes two simultaneous decisions serial:
-    the second one sees the new status and is refused (TransitionError)."""
+    the second one sees the new status and is refused (TransitionError).
+    `selectors.decision_warnings` (too few reviews, no clinical review) must be
+    confirmed (`confirm`)."""
     if decision not in DecisionKind.values:
         raise ValidationError(
             {"decision": f"{decision!r} is not one of {DecisionKind.values}."}
@@ -318,6 +430,7 @@ def decide(*, challenge: Challenge, actor, decision: str, letter: str) -> Decisi
             "needs a proposal under review.",
             state=challenge.status,
         )
+    _require_confirmation(selectors.decision_warnings(challenge), confirm)
     registry_services.set_challenge_state(
         challenge,
         DECISION_STATES[decision],

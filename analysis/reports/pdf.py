@@ -589,7 +589,7 @@ class _Builder:
                 " participant gain by withholding bad cases? Each algorithm in turn"
                 " withholds its worst 5, 10 and 20 % of cases and is re-ranked, under"
                 " the registered missing-result rule and when missing results are"
-                " ignored (seed 004 §4.1)."
+                " ignored (Reinke, PhD thesis, Heidelberg University, section 4.1)."
             )
         )
         for key, entry in self.data.output["rankings"].items():
@@ -660,7 +660,7 @@ class _Builder:
         self.section("checklist")
         self.add(
             _p(
-                "Items 1–42 of the BIAS reporting guideline (seed 004, Appendix A.8):"
+                "Items 1–42 of the BIAS reporting guideline (Maier-Hein et al., 2020):"
                 " the section and page of this report that covers each item, or"
                 " what the organizers still have to report."
             ),

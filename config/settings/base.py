@@ -143,7 +143,8 @@ SIGNIN_KNOWN_ADDRESS_SECONDS = int(
 # Reverse proxies whose X-Forwarded-For is believed (addresses or networks,
 # comma-separated). Empty: the client address is REMOTE_ADDR, the header ignored.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
-LOGIN_REDIRECT_URL = "registry:dashboard"
+# Each role lands on its own page (reviews.views.landing routes by role).
+LOGIN_REDIRECT_URL = "reviews:landing"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"

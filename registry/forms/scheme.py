@@ -51,7 +51,7 @@ LABELS = {
     "approx": "Normal approximation (as R's wilcox.test, exact=FALSE)",
     "exact": "Exact null distribution",
     "bootstrap": "Bootstrap percentile interval",
-    "bootstrap_unpaired": "Bootstrap, cases drawn per algorithm (seed 001's figures)",
+    "bootstrap_unpaired": "Bootstrap, cases drawn per algorithm (Foucart et al., 2025)",
     "id_nemenyi": "Iman–Davenport + Nemenyi",
     "id_wilcoxon_two_sided": "Iman–Davenport + two-sided Wilcoxon (Holm)",
     "id_wilcoxon_one_sided": "Iman–Davenport + one-sided Wilcoxon (Holm)",

@@ -1,7 +1,9 @@
 """Amendments of a registered design: organizers propose, chairs decide.
 
-Both pages are for the registration's organizers and the call's chairs only
-(404 for anyone else: pending amendments are not public).
+The list is public (no sign-in): anyone sees the approved amendments, i.e.
+how each version came about, like the API. Pending and rejected amendments, and
+the propose and decide pages, are for the registration's organizers and the
+call's chairs only (404 for anyone else).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from ..amendments import approve_amendment, propose_amendment, reject_amendment
 from ..design import diff_designs
@@ -41,15 +43,22 @@ def _registration(request, identifier: str) -> Registration:
     return registration
 
 
-@login_required
+@require_GET
 def amendment_list(request, identifier: str):
-    registration = _registration(request, identifier)
+    registration = get_object_or_404(
+        Registration.objects.select_related("challenge__call"), identifier=identifier
+    )
+    challenge = registration.challenge
+    insider = is_organizer(request.user, challenge) or is_chair(request.user, challenge)
     latest = registration.versions.order_by("-number").first()
     design = version_design(latest)
     rows = []
-    for amendment in registration.amendments.select_related(
-        "proposed_by", "decided_by", "version"
-    ):
+    amendments = registration.amendments.select_related(
+        "proposed_by__profile", "decided_by__profile", "version"
+    )
+    if not insider:
+        amendments = amendments.filter(status=AmendmentStatus.APPROVED)
+    for amendment in amendments:
         changes = None
         if amendment.status == AmendmentStatus.PENDING:
             try:
@@ -63,8 +72,9 @@ def amendment_list(request, identifier: str):
         "registration": registration,
         "latest": latest,
         "rows": rows,
-        "can_decide": is_chair(request.user, registration.challenge),
-        "can_amend": is_organizer(request.user, registration.challenge),
+        "can_decide": is_chair(request.user, challenge),
+        "can_amend": is_organizer(request.user, challenge),
+        "insider": insider,
         "decision_form": DecisionForm(),
     }
     return render(request, "registry/amendments.html", context)

@@ -18,6 +18,7 @@ from ..links import parameter_url
 from ..models import Call, Challenge
 from ..overview import proposal_parts
 from ..page_cache import cache_public_get
+from ..parameters import OUTCOME_GROUP
 from ..permissions import (
     PUBLIC_STATES,
     can_edit_challenge,
@@ -32,9 +33,9 @@ from ..selectors import completeness_of, proposals_of
 @cache_public_get
 def home(request):
     calls = Call.objects.all()[:20]
-    registered = Challenge.objects.filter(status__in=PUBLIC_STATES).select_related(
-        "call"
-    )[:50]
+    registered = Challenge.objects.filter(
+        status__in=PUBLIC_STATES, registration__isnull=False
+    ).select_related("call", "registration")[:50]
     return render(
         request, "registry/home.html", {"calls": calls, "registered": registered}
     )
@@ -94,6 +95,9 @@ def _render_overview(request, challenge: Challenge, *, refused=None, status=200)
         "registration": getattr(challenge, "registration", None)
         if challenge.status == ChallengeStatus.REGISTERED
         else None,
+        # A registered design is a record: unanswered is "not applicable".
+        "public": challenge.status in PUBLIC_STATES,
+        "outcome_group": OUTCOME_GROUP,
     }
     return render(request, "registry/overview.html", context, status=status)
 

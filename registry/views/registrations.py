@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,8 +24,9 @@ from ..models import (
     Registration,
     RegistrationListing,
 )
+from ..outcome import outcome_answers, published_outcomes
 from ..page_cache import cache_public_get
-from ..parameters import get_parameter
+from ..parameters import OUTCOME_GROUP, get_parameter
 from ..permissions import is_chair, is_organizer
 from ..public import (
     design_parts,
@@ -112,10 +114,15 @@ def public_list(request):
     elif form.is_valid():
         entries = public_registrations(form.filters())
     page = html_page(request, entries)
+    published = published_outcomes(e.latest_id for e in page.object_list)
     return render(
         request,
         "registry/public_list.html",
-        {"form": form, "entries": page.object_list, "page": page},
+        {
+            "form": form,
+            "entries": [(e, published.get(e.latest_id, [])) for e in page.object_list],
+            "page": page,
+        },
     )
 
 
@@ -162,10 +169,19 @@ def public_detail(request, identifier: str):
         if can_amend or can_decide
         else 0
     )
+    canonical_url = request.build_absolute_uri(
+        reverse("api:registration-canonical", args=[identifier, shown.number])
+    )
     context = {
         "registration": registration,
         "versions": versions,
         "shown": shown,
+        "canonical_url": canonical_url,
+        "organizers": _organizers(document),
+        "canonical_name": f"{identifier}-v{shown.number}.json",
+        "outcome": outcome_answers(document),
+        "outcome_group": OUTCOME_GROUP,
+        "public": True,
         "latest": latest,
         "document": document,
         "changes": changes,
@@ -176,6 +192,21 @@ def public_detail(request, identifier: str):
         "pending": pending,
     }
     return render(request, "registry/public_detail.html", context)
+
+
+def _organizers(document: dict) -> list[tuple[str, str]]:
+    """(name, institution) of the organizers the document names: the hashed
+    document keeps usernames; people are shown by their names."""
+    names = [o["username"] for o in document.get("organizers", [])]
+    users = {
+        u.get_username(): u for u in get_user_model().objects.filter(username__in=names)
+    }
+    shown = []
+    for entry in document.get("organizers", []):
+        user = users.get(entry["username"])
+        name = (user.get_full_name() if user else "") or entry["username"]
+        shown.append((name, entry.get("institution", "")))
+    return shown
 
 
 def _comparison(request, by_number) -> dict:

@@ -17,6 +17,7 @@ from ..enums import ACTIVE_ASSIGNMENT_STATES
 from ..models import Assignment
 
 __all__ = [
+    "chaired_assignment",
     "chaired_call",
     "chaired_challenge",
     "organized_challenge",
@@ -39,6 +40,15 @@ def chaired_challenge(request, pk: int) -> Challenge:
     if not selectors.sees_identities(request.user, challenge):
         raise PermissionDenied("Only the chairs of the call manage its reviews.")
     return challenge
+
+
+def chaired_assignment(request, pk: int) -> Assignment:
+    """An assignment of a proposal the user chairs (the services re-check)."""
+    assignment = get_object_or_404(
+        Assignment.objects.select_related("challenge__call", "reviewer"), pk=pk
+    )
+    chaired_challenge(request, assignment.challenge_id)
+    return assignment
 
 
 def reviewed_challenge(request, pk: int) -> tuple[Challenge, Assignment]:

@@ -10,14 +10,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.models import display_name
 from registry.enums import ChallengeStatus
 from registry.models import Call
 from registry.pagination import html_page
 from registry.services import TransitionError
 
 from .. import selectors, services
+from ..enums import ReviewerRole
 from ..forms import AssignForm, DecisionForm
-from ._access import chaired_call, chaired_challenge
+from ._access import chaired_assignment, chaired_call, chaired_challenge
 
 
 @login_required
@@ -53,6 +55,7 @@ def call_overview(request, pk: int):
         "reviews/call_overview.html",
         {
             "call": call,
+            "drafts": call.challenges.filter(status=ChallengeStatus.DRAFT).count(),
             "rows": selectors.submission_rows(page.object_list),
             "page": page,
             "columns": columns,
@@ -74,6 +77,10 @@ def _decision_form(challenge, data=None) -> DecisionForm:
     )
     form.helper.form_action = reverse("reviews:decide", args=[challenge.pk])
     form.helper.form_id = "decision-form"
+    form.helper.inputs[0].id = "submit-decision"  # two forms on one page
+    if selectors.decision_warnings(challenge):
+        # Shown next to the form before the chair decides, not only after.
+        form.show_confirmation()
     return form
 
 
@@ -81,11 +88,20 @@ def _assign_form(challenge, data=None) -> AssignForm:
     form = AssignForm(data, prefix="assign")
     form.helper.form_action = reverse("reviews:assign", args=[challenge.pk])
     form.helper.form_id = "assign-form"
+    form.helper.inputs[0].id = "submit-assign"
     return form
 
 
 def _render_manage(
-    request, challenge, *, assign_form=None, decision_form=None, refused="", status=200
+    request,
+    challenge,
+    *,
+    assign_form=None,
+    decision_form=None,
+    refused="",
+    assign_warnings=(),
+    role_change=None,
+    status=200,
 ):
     labels = selectors.reviewer_labels(challenge)
     assignments = challenge.assignments.select_related("reviewer", "assigned_by")
@@ -99,9 +115,18 @@ def _render_manage(
         "challenge": challenge,
         "progress": selectors.review_progress(challenge),
         "assignments": [
-            selectors.assignment_data(a, label=labels[a.reviewer_id])
+            {
+                **selectors.assignment_data(a, label=labels[a.reviewer_id]),
+                "person": a.reviewer,
+                "reviewed": a.reviews.exists(),
+            }
             for a in assignments
         ],
+        "role_choices": ReviewerRole.choices,
+        "can_change": challenge.status in services.OPEN_REVIEW_STATES,
+        "decision_warnings": selectors.decision_warnings(challenge),
+        "assign_warnings": assign_warnings,
+        "role_change": role_change,
         "suggestions": selectors.suggest_reviewers(challenge),
         "reviews": reviews,
         "decisions": challenge.decisions.all(),
@@ -132,19 +157,29 @@ def assign(request, pk: int):
             reviewer=form.cleaned_data["reviewer"],
             role=form.cleaned_data["role"],
             due=form.cleaned_data["due"],
+            confirm=form.cleaned_data["confirm"],
             actor=request.user,
         )
     except ValidationError as exc:
         form.add_service_errors(exc)
         return _render_manage(request, challenge, assign_form=form, status=400)
+    except services.UnconfirmedWarningError as exc:
+        form.show_confirmation()
+        return _render_manage(
+            request,
+            challenge,
+            assign_form=form,
+            assign_warnings=exc.warnings,
+            status=409,
+        )
     except (services.ReviewConflictError, TransitionError) as exc:
         return _render_manage(
             request, challenge, assign_form=form, refused=str(exc), status=409
         )
     messages.success(
         request,
-        f"Assigned {assignment.reviewer.get_username()} as "
-        f"{assignment.get_role_display().lower()}, due {assignment.due:%Y-%m-%d}.",
+        f"Assigned {display_name(assignment.reviewer)} as "
+        f"{assignment.get_role_display().lower()}, due {assignment.due:%-d %b %Y}.",
     )
     return redirect("reviews:manage", challenge.pk)
 
@@ -162,11 +197,12 @@ def decide(request, pk: int):
             actor=request.user,
             decision=form.cleaned_data["decision"],
             letter=form.cleaned_data["letter"],
+            confirm=form.cleaned_data["confirm"],
         )
     except ValidationError as exc:
         form.add_service_errors(exc)
         return _render_manage(request, challenge, decision_form=form, status=400)
-    except TransitionError as exc:
+    except (TransitionError, services.ReviewConflictError) as exc:
         return _render_manage(
             request, challenge, decision_form=form, refused=str(exc), status=409
         )
@@ -174,5 +210,47 @@ def decide(request, pk: int):
         request,
         f"Decision sent: {decision.get_decision_display().lower()}. "
         "The organizers have been notified.",
+    )
+    return redirect("reviews:manage", challenge.pk)
+
+
+@login_required
+@require_POST
+def unassign(request, pk: int):
+    assignment = chaired_assignment(request, pk)
+    challenge = assignment.challenge
+    try:
+        services.unassign_reviewer(assignment=assignment, actor=request.user)
+    except (services.ReviewConflictError, TransitionError) as exc:
+        return _render_manage(request, challenge, refused=str(exc), status=409)
+    messages.success(request, f"Unassigned {display_name(assignment.reviewer)}.")
+    return redirect("reviews:manage", challenge.pk)
+
+
+@login_required
+@require_POST
+def change_role(request, pk: int):
+    assignment = chaired_assignment(request, pk)
+    challenge = assignment.challenge
+    role = request.POST.get("role", "")
+    try:
+        assignment = services.change_reviewer_role(
+            assignment=assignment,
+            role=role,
+            actor=request.user,
+            confirm=request.POST.get("confirm") == "on",
+        )
+    except services.UnconfirmedWarningError as exc:
+        change = {"assignment": assignment, "role": role, "warnings": exc.warnings}
+        return _render_manage(request, challenge, role_change=change, status=409)
+    except ValidationError as exc:
+        refused = " ".join(m for ms in exc.message_dict.values() for m in ms)
+        return _render_manage(request, challenge, refused=refused, status=400)
+    except (services.ReviewConflictError, TransitionError) as exc:
+        return _render_manage(request, challenge, refused=str(exc), status=409)
+    messages.success(
+        request,
+        f"{display_name(assignment.reviewer)} is now a "
+        f"{assignment.get_role_display().lower()}.",
     )
     return redirect("reviews:manage", challenge.pk)

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from registry.enums import ChallengeStatus
@@ -39,7 +40,11 @@ def my_reviews(request):
         )
         for a in page.object_list
     ]
-    return render(request, "reviews/my_reviews.html", {"rows": rows, "page": page})
+    return render(
+        request,
+        "reviews/my_reviews.html",
+        {"rows": rows, "page": page, "today": timezone.localdate()},
+    )
 
 
 @login_required

@@ -71,7 +71,8 @@ def sign_in(page, username):
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "pw-for-tests-1")
     page.click("button[type=submit]")
-    page.wait_for_url("**/proposals/")
+    # Each role lands on its own page (reviews:landing).
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def test_organizer_uploads_runs_and_downloads_the_report(page, quiet, tmp_path):

@@ -46,7 +46,8 @@ def sign_in(page, username):
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "pw-for-tests-1")
     page.click("button[type=submit]")
-    page.wait_for_url("**/proposals/")
+    # Each role lands on its own page (reviews:landing).
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def register_and_amend(page, *, results_before_approval: bool):

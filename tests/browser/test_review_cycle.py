@@ -25,7 +25,8 @@ def sign_in_page(page, username):
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url("**/proposals/")
+    # Each role lands on its own page (reviews:landing).
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def sign_in(browser, live_server, username):
@@ -84,7 +85,7 @@ def test_review_cycle_in_the_browser(page, browser, live_server):
 
     # The chair finds the proposal through the navbar and the call overview.
     sign_in_page(page, "chairwoman")
-    page.get_by_role("link", name="Calls").click()
+    page.locator("#nav").get_by_role("link", name="Calls").click()
     page.get_by_role("link", name="MICCAI 2027").click()
     page.get_by_role("link", name="Decathlon 2027").click()
     page.wait_for_selector("#assign-form")
@@ -153,9 +154,12 @@ def test_review_cycle_in_the_browser(page, browser, live_server):
     assert "We added a missing-data rule" in tina.inner_text("#response-letter")
     submit_review(tina, challenge, recommendation="accept")
 
-    # The chair accepts.
+    # The chair accepts on one review of revision 2 of the three the call
+    # requires: a warning the chair confirms.
     page.reload()
+    assert "Only 1 of the 3 reviews" in page.inner_text("#decision-warnings")
     page.check("input[name=decision-decision][value=accept]")
+    page.check("#id_decision-confirm")
     page.get_by_role("button", name="Send decision").click()
     page.wait_for_selector(".alert-success")
 

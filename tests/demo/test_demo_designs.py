@@ -37,8 +37,8 @@ def test_design_data_names_parameters_at_their_level(design):
 def test_design_contact_is_a_labelled_placeholder(design):
     organization = design.CHALLENGE[3]
     assert organization["contact"]["email"].endswith("@example.org")
-    assert organization["contact"]["name"].startswith("Demo contact")
-    assert organization["details"].startswith("Demo placeholder")
+    assert organization["contact"]["name"].endswith("challenge office")
+    assert organization["details"].startswith("Invented for the demonstration")
 
 
 def test_load_demo_challenges_twice_creates_each_once(demo):

@@ -1,14 +1,18 @@
 """Register button, public registry pages, version PDFs and amendment pages."""
 
 import hashlib
+import io
+import re
 
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from analysis.models import ResultsVersion
 from registry.amendments import approve_amendment, propose_amendment
 from registry.lock import registered_changes_allowed
 from registry.models import Amendment, Registration
+from registry.parameters import OUTCOME_PARAMETERS
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory, UserFactory
@@ -24,7 +28,7 @@ SCHEME = {
     "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
 }
 IDENTIFIER = "miccai-2027-001"
-QUERIES = 4  # calls and metrics (form choices), count, page
+QUERIES = 5  # calls and metrics (form choices), count, page, published outcomes
 
 
 @pytest.fixture
@@ -273,14 +277,28 @@ def test_unregistered_proposal_has_no_public_page(client, accepted):
 # --- amendments -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["amendments", "propose-amendment"])
-def test_amendment_pages_anonymous_redirects_and_stranger_gets_404(
-    client, registration, name
+def test_amendment_propose_page_anonymous_redirects_and_stranger_gets_404(
+    client, registration
 ):
-    url = reverse(f"registry:{name}", args=[IDENTIFIER])
+    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
     assert client.get(url).status_code == 302
     client.force_login(UserFactory())
     assert client.get(url).status_code == 404
+
+
+def test_amendment_list_is_public_but_shows_only_approved_ones(
+    client, registration, organizer, chair
+):
+    approved = amend(registration, organizer, chair)
+    pending = amend(registration, organizer, chair, approve=False)
+    url = reverse("registry:amendments", args=[IDENTIFIER])
+    anonymous = client.get(url)
+    assert anonymous.status_code == 200
+    html = anonymous.content.decode()
+    assert f'data-amendment="{approved.pk}"' in html
+    assert f'data-amendment="{pending.pk}"' not in html
+    client.force_login(organizer)
+    assert f'data-amendment="{pending.pk}"' in client.get(url).content.decode()
 
 
 def test_amendment_propose_page_is_for_organizers_only(client, registration, chair):
@@ -399,3 +417,77 @@ def test_amendment_without_justification_is_refused(client, registration, organi
     assert response.status_code == 400
     assert 'data-error-for="justification"' in response.content.decode()
     assert Amendment.objects.count() == 0
+
+
+# --- the public reader (#15) ------------------------------------------------------
+
+OUTCOME = frozenset(p.number for p in OUTCOME_PARAMETERS)
+
+
+@pytest.fixture
+def before_outcome(call, organizer, chair):
+    """A registration made before the challenge ran: no outcome answers yet."""
+    challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
+    task = TaskFactory(challenge=challenge, name="Brain")
+    fill_proposal(challenge, organizer, skip=OUTCOME)
+    set_task_scheme(task=task, scheme=SCHEME, actor=organizer)
+    challenge.status = "accepted"
+    challenge.save()
+    return register_challenge(challenge=challenge, actor=chair)
+
+
+def test_public_page_never_says_missing_and_explains_the_outcome(
+    client, before_outcome
+):
+    html = client.get(detail()).content.decode()
+    assert 'data-missing="' not in html
+    for key in ("p51", "p52", "p53"):
+        assert f'data-not-applicable="{key}"' in html
+    assert "Not applicable yet: reported after the challenge has run." in html
+    assert 'id="no-outcome"' in html
+
+
+def test_verify_box_gives_the_hash_and_the_exact_command(client, registration):
+    version = registration.versions.get()
+    html = client.get(detail()).content.decode()
+    assert f'<code class="sha" id="shown-sha">{version.sha256}</code>' in html
+    assert f"sha256sum {IDENTIFIER}-v1.json" in html
+    canonical = client.get(reverse("api:registration-canonical", args=[IDENTIFIER, 1]))
+    assert f'filename="{IDENTIFIER}-v1.json"' in canonical["Content-Disposition"]
+    assert hashlib.sha256(canonical.content).hexdigest() == version.sha256
+
+
+def test_published_results_are_linked_from_list_and_page(
+    client, before_outcome, organizer, chair
+):
+    listing = client.get(reverse("registry:public-list")).content.decode()
+    assert 'data-published="0"' in listing
+    amend(
+        before_outcome,
+        organizer,
+        chair,
+        tasks={"Brain": {"52": "Ranking at https://example.org/r"}},
+    )
+    listing = client.get(reverse("registry:public-list")).content.decode()
+    assert 'data-published="1"' in listing
+    assert f"{detail()}#outcome" in listing
+    page = client.get(detail()).content.decode()
+    assert 'data-outcome="p52"' in page
+    assert '<a href="https://example.org/r"' in page
+
+
+def test_public_list_links_challenge_call_and_versions(client, registration):
+    html = client.get(reverse("registry:public-list")).content.decode()
+    assert f'<a href="{detail()}">Decathlon</a>' in html
+    assert '?call=miccai-2027"' in html
+    assert f'{detail()}?version=1"' in html
+
+
+def test_design_pdf_prints_the_hash_shown_on_the_public_page(client, registration):
+    html = client.get(detail()).content.decode()
+    shown = re.search(r'id="shown-sha">([0-9a-f]{64})<', html).group(1)
+    pdf = client.get(reverse("registry:version-pdf", args=[IDENTIFIER, 1]))
+    text = "".join(
+        page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages
+    )
+    assert shown in re.sub(r"\s+", "", text)

@@ -438,3 +438,43 @@ def test_planning_rejects_negative_number(signed_in, proposal):
     assert 'value="-3"' in response.text
     proposal.refresh_from_db()
     assert proposal.planning == {}
+
+
+# --- the organizer's journey (#15) -------------------------------------------------
+
+
+def test_overview_links_exports_and_names_people(client, db):
+    from accounts.models import Role
+    from registry import services as registry_services
+    from tests.factories import CallFactory, UserFactory
+
+    owner = UserFactory(
+        username="olga",
+        first_name="Olga",
+        last_name="Ivanova",
+        profile__institution="Org Institute",
+        profile__role=Role.ORGANIZER,
+    )
+    challenge = registry_services.create_challenge(
+        owner=owner, call=CallFactory(), name="Decathlon"
+    )
+    client.force_login(owner)
+    html = client.get(f"/proposals/{challenge.pk}/").content.decode()
+    assert f'href="/proposals/{challenge.pk}/export.json"' in html
+    assert f'href="/proposals/{challenge.pk}/design.pdf"' in html
+    assert 'id="duplicate-proposal"' in html
+    assert "Olga Ivanova" in html
+    assert "(Org Institute)" in html
+    assert "owner olga" not in html
+    dashboard = client.get("/proposals/").content.decode()
+    assert 'href="/proposals/import/"' in dashboard
+    assert "<time datetime=" in dashboard
+    assert 'data-local="datetime"' in dashboard
+
+
+def test_favicon_is_linked_and_answered(client, db):
+    home = client.get("/").content.decode()
+    assert '<link rel="icon" href="/static/favicon.svg"' in home
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response.url == "/static/favicon.svg"

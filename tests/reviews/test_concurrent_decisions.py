@@ -28,9 +28,8 @@ def test_two_chairs_deciding_at_once_one_wins_other_conflicts(under_review):
         try:
             client = client_for(chair)
             start.wait(timeout=10)
-            response = client.post(
-                url, {"decision": decision, "letter": f"{decision}!"}, format="json"
-            )
+            body = {"decision": decision, "letter": f"{decision}!", "confirm": True}
+            response = client.post(url, body, format="json")
             results[decision] = (response.status_code, response.json())
         finally:
             connection.close()

@@ -123,7 +123,11 @@ def test_diff_defaults_to_the_latest_two_revisions(under_review):
             comments="ok",
         )
     services.decide(
-        challenge=challenge, actor=under_review.chair, decision="revision", letter="x"
+        confirm=True,  # fewer reviews than the call requires
+        challenge=challenge,
+        actor=under_review.chair,
+        decision="revision",
+        letter="x",
     )
     registry_services.add_task(
         challenge=challenge, name="Liver", actor=under_review.organizer

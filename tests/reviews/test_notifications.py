@@ -72,6 +72,7 @@ def test_decision_mails_organizers_with_the_letter(under_review, on_commit):
     under_review.challenge.co_organizers.add(co)
     with on_commit():
         services.decide(
+            confirm=True,  # fewer reviews than the call requires
             challenge=under_review.challenge,
             actor=under_review.chair,
             decision="revision",
@@ -95,6 +96,7 @@ def test_resubmission_mails_the_reviewers_but_not_who_declined(under_review, on_
         reason="Busy.",
     )
     services.decide(
+        confirm=True,  # fewer reviews than the call requires
         challenge=under_review.challenge,
         actor=under_review.chair,
         decision="revision",

@@ -19,7 +19,11 @@ ENDPOINTS = {
     "assign": ("post", "/assignments/", {"reviewer": "rex", "role": "technical"}),
     "reviews_list": ("get", "/reviews/", None),
     "review": ("post", "/reviews/", review_payload()),
-    "decision": ("post", "/decision/", {"decision": "accept", "letter": "Yes."}),
+    "decision": (
+        "post",
+        "/decision/",
+        {"decision": "accept", "letter": "Yes.", "confirm": True},
+    ),
     "resubmit": ("post", "/resubmit/", {"response": "Done."}),
     "diff": ("get", "/diff/?from=1&to=1", None),
     "history": ("get", "/history/", None),

@@ -32,7 +32,11 @@ PAGES = {
         "post",
         "reviews:decide",
         "challenge",
-        {"decision-decision": "accept", "decision-letter": "Yes."},
+        {
+            "decision-decision": "accept",
+            "decision-letter": "Yes.",
+            "decision-confirm": "on",
+        },
     ),
     "review": ("get", "reviews:review", "challenge", None),
     "review_post": ("post", "reviews:review", "challenge", REVIEW_FORM),

@@ -55,6 +55,7 @@ def request_revision(world):
     review(world, world.tech2)
     review(world, world.clinical, clinical_relevance=4)
     services.decide(
+        confirm=True,  # fewer reviews than the call requires
         challenge=world.challenge,
         actor=world.chair,
         decision="revision",
@@ -213,7 +214,11 @@ def test_decide_page_requests_revision_and_mails_organizers(
     with django_capture_on_commit_callbacks(execute=True):
         response = signed_in(client, under_review.chair).post(
             reverse("reviews:decide", args=[under_review.challenge.pk]),
-            {"decision-decision": "revision", "decision-letter": "Please revise."},
+            {
+                "decision-decision": "revision",
+                "decision-letter": "Please revise.",
+                "decision-confirm": "on",
+            },
         )
     assert response.status_code == 302
     under_review.challenge.refresh_from_db()
@@ -228,7 +233,14 @@ def test_decide_page_requests_revision_and_mails_organizers(
 def test_decide_twice_is_refused_with_conflict(client, under_review):
     client = signed_in(client, under_review.chair)
     url = reverse("reviews:decide", args=[under_review.challenge.pk])
-    client.post(url, {"decision-decision": "accept", "decision-letter": "Yes."})
+    client.post(
+        url,
+        {
+            "decision-decision": "accept",
+            "decision-letter": "Yes.",
+            "decision-confirm": "on",
+        },
+    )
     response = client.post(
         url, {"decision-decision": "reject", "decision-letter": "No."}
     )
@@ -284,7 +296,7 @@ def test_review_page_shows_proposal_read_only_with_checks(client, under_review):
     assert 'data-check="missing_data_rule_missing"' in html
     assert f'href="#t{task.pk}-p48"' in html
     assert f'id="t{task.pk}-p48"' in html
-    assert "Source: 002 Discussion (missing data)" in html
+    assert "Source: Maier-Hein et al., Nat Commun 2018, Discussion" in html
     assert reverse("registry:edit", args=[under_review.challenge.pk]) not in html
     assert 'name="clinical_relevance"' not in html
 
@@ -504,3 +516,21 @@ def test_navbar_shows_review_entries_by_role(client, under_review):
     organizer_html = signed_in(client, under_review.organizer).get(reverse("home")).text
     assert calls not in organizer_html
     assert mine not in organizer_html
+
+
+def test_review_page_puts_form_beside_proposal_with_section_navigation(
+    client, under_review
+):
+    client.force_login(under_review.tech1)
+    html = client.get(
+        reverse("reviews:review", args=[under_review.challenge.pk])
+    ).content.decode()
+    assert 'id="section-nav"' in html
+    assert 'class="review-pane"' in html
+    assert html.index('id="section-nav"') < html.index('id="proposal-title"')
+    # Every section of the proposal has an anchor the navigation links to.
+    anchors = set(re.findall(r'class="mb-3 design-section" id="([^"]+)"', html))
+    links = set(re.findall(r'href="#(sec-[^"]+)"', html))
+    assert anchors
+    assert anchors == links
+    assert "js/sectionnav.js" in html

@@ -41,7 +41,7 @@ def test_submitting_someone_elses_proposal_stays_403(under_review):
 def test_deciding_twice_is_409_with_the_state(under_review):
     chair = client_for(under_review.chair)
     url = f"/api/v1/challenges/{under_review.challenge.pk}/decision/"
-    payload = {"decision": "reject", "letter": "Out of scope."}
+    payload = {"decision": "reject", "letter": "Out of scope.", "confirm": True}
     assert chair.post(url, payload, format="json").status_code in (200, 201)
     again = chair.post(url, payload, format="json")
     assert again.status_code == 409

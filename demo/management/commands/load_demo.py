@@ -29,7 +29,7 @@ class Command(BaseCommand):
         registration = advance_msd(challenges[0], users)
         self.stdout.write(
             "Taking RobustMIS to a registration with a case-characteristics "
-            "analysis (seed 004 §5.4)…"
+            "analysis (Reinke's thesis, section 5.4)…"
         )
         robustmis = advance_robustmis(challenges[1], users)
         self.stdout.write(self.style.SUCCESS("Demo data loaded. Accounts:"))
