@@ -271,7 +271,9 @@ def amendments(
 
 def analysed_as_registered(registration: Registration) -> Criterion:
     label = "Results analysed with the registered scheme, no critical deviation"
-    link = reverse("analysis:results", args=[registration.identifier])
+    # the profile is public: its evidence links to pages anyone may open (the
+    # results pages themselves are for organizers and chairs)
+    link = _public_url(registration, "outcome")
     runs = AnalysisRun.objects.filter(
         results__registration=registration, exploratory=False
     )

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from registry.access import conflict, get_challenge
 from registry.design import design_of
 from registry.models import Challenge
-from registry.permissions import can_view_challenge, is_organizer
+from registry.permissions import can_view_challenge, is_chair, is_organizer
 from registry.serializers import completeness_data
 from registry.services import IncompleteError, TransitionError
 
@@ -123,13 +123,19 @@ class AssignmentDetail(ReviewAPIView):
         responses=OpenApiTypes.OBJECT,
     )
     def patch(self, request: Request, pk: int) -> Response:
+        assignment = _chaired_assignment(request, pk)
+        if not is_chair(request.user, assignment.challenge):
+            raise PermissionDenied("Only a chair of the call can change assignments.")
         data = RoleChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        assignment = services.change_reviewer_role(
-            assignment=_chaired_assignment(request, pk),
-            actor=request.user,
-            **data.validated_data,
-        )
+        role = data.validated_data.get("role", assignment.role)
+        if role != assignment.role:
+            assignment = services.change_reviewer_role(
+                assignment=assignment,
+                actor=request.user,
+                role=role,
+                confirm=data.validated_data["confirm"],
+            )
         labels = selectors.reviewer_labels(assignment.challenge)
         return Response(
             selectors.assignment_data(assignment, label=labels[assignment.reviewer_id])

@@ -16,7 +16,8 @@ class AssignmentWriteSerializer(serializers.Serializer):
 
 
 class RoleChangeSerializer(serializers.Serializer):
-    role = serializers.ChoiceField(choices=ReviewerRole.choices)
+    # optional: a PATCH without a new role (or with the current one) changes nothing
+    role = serializers.ChoiceField(choices=ReviewerRole.choices, required=False)
     confirm = serializers.BooleanField(
         default=False, help_text="Proceed despite the warnings of a 409 answer."
     )

@@ -50,3 +50,14 @@ def page(browser, live_server):
     page.set_default_timeout(30_000)
     yield page
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def _close_contexts(request):
+    """Close every browser context a test opened (helpers such as `sign_in`
+    open their own): an open keep-alive connection keeps a live-server thread
+    on the test's database connection after the test ends."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()

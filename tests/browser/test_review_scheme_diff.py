@@ -47,7 +47,9 @@ def revision_with_a_new_scheme():
         confidence=4,
         comments="Rank by the median.",
     )
-    services.decide(challenge=challenge, actor=chair, decision="revision", letter="x")
+    services.decide(
+        challenge=challenge, actor=chair, decision="revision", letter="x", confirm=True
+    )
     set_task_scheme(task=task, scheme=REVISED, actor=organizer)
     services.resubmit_challenge(
         challenge=challenge, actor=organizer, response="We rank by the median now."
