@@ -115,7 +115,7 @@ _PENDING: list[Callable[[], Any]] = []
 
 
 def _draw_pdf(index: int) -> bytes:
-    return plots.figure_pdf(_PENDING[index]())
+    return plots.fitted_pdf(_PENDING[index])
 
 
 def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
@@ -123,7 +123,7 @@ def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
     processes (where the platform can fork); results do not depend on it."""
     workers = min(workers, len(draws))
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return [plots.figure_pdf(draw()) for draw in draws]
+        return [plots.fitted_pdf(draw) for draw in draws]
     _PENDING[:] = draws
     try:
         context = multiprocessing.get_context("fork")

@@ -46,7 +46,7 @@ def figure_size(pdf: bytes) -> tuple[float, float]:
 
 
 def _form(writer: PdfWriter, figure: bytes):
-    """The figure's page as a Form XObject of ``writer`` (and its size)."""
+    """The figure's page as a Form XObject of ``writer`` (and its MediaBox)."""
     page = PdfReader(io.BytesIO(figure)).pages[0]
     box = page.mediabox
     form = DecodedStreamObject()
@@ -64,7 +64,7 @@ def _form(writer: PdfWriter, figure: bytes):
             NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
         }
     )
-    return writer._add_object(form.flate_encode()), float(box.width), float(box.height)
+    return writer._add_object(form.flate_encode()), box
 
 
 def embed_figures(
@@ -86,13 +86,15 @@ def embed_figures(
         for slot in slots:
             if slot.index not in forms:
                 forms[slot.index] = _form(writer, figures[slot.index])
-            ref, width, height = forms[slot.index]
+            ref, box = forms[slot.index]
             name = f"/Fig{slot.index}"
             xobjects[NameObject(name)] = ref
-            sx, sy = slot.width / width, slot.height / height
-            ops.append(
-                f"q {sx:.6f} 0 0 {sy:.6f} {slot.x:.4f} {slot.y:.4f} cm {name} Do Q"
-            )
+            sx = slot.width / float(box.width)
+            sy = slot.height / float(box.height)
+            # the page of a fitted figure may not start at (0, 0)
+            x = slot.x - sx * float(box.left)
+            y = slot.y - sy * float(box.bottom)
+            ops.append(f"q {sx:.6f} 0 0 {sy:.6f} {x:.4f} {y:.4f} cm {name} Do Q")
         resources[NameObject("/XObject")] = xobjects
         page[NameObject("/Resources")] = resources
         stream = DecodedStreamObject()
