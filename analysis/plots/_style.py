@@ -236,10 +236,16 @@ def axis_width(n: int, *, per_item: float = 0.32, minimum: float = 5.0) -> float
     return max(minimum, 1.2 + per_item * n)
 
 
+def tick_labels(axis) -> list:
+    """The label of every major tick of ``axis`` (an XAxis or YAxis), to style
+    them; unlike ``get_ticklabels`` this does not lay every tick out again."""
+    return [tick.label1 for tick in axis.get_major_ticks()]
+
+
 def rotate_labels(ax, n: int) -> None:
     """Rotate x tick labels when there are many of them."""
     size = label_size(n)
-    for label in ax.get_xticklabels():
+    for label in tick_labels(ax.xaxis):
         label.set_fontsize(size)
         if n > 6:
             label.set_rotation(60)

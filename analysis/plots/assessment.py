@@ -31,6 +31,7 @@ from ._style import (
     plain_text,
     rotate_labels,
     short_label,
+    tick_labels,
 )
 
 __all__ = [
@@ -133,18 +134,46 @@ def _box_stats(values: np.ndarray) -> dict[str, float] | None:
     }
 
 
+def _draw_boxes(ax, stats: list[dict[str, float] | None], width: float = 0.6) -> None:
+    """What ``Axes.bxp`` draws (boxes, whiskers, caps; medians above the dots),
+    as two line collections instead of six Line2D per box."""
+    frame, medians = [], []
+    for pos, st in enumerate(stats):
+        if st is None:
+            continue
+        left, right = pos - width / 2, pos + width / 2
+        cap_l, cap_r = pos - width / 4, pos + width / 4
+        frame += [
+            [
+                (left, st["q1"]),
+                (right, st["q1"]),
+                (right, st["q3"]),
+                (left, st["q3"]),
+                (left, st["q1"]),
+            ],
+            [(pos, st["q1"]), (pos, st["whislo"])],
+            [(pos, st["q3"]), (pos, st["whishi"])],
+            [(cap_l, st["whislo"]), (cap_r, st["whislo"])],
+            [(cap_l, st["whishi"]), (cap_r, st["whishi"])],
+        ]
+        medians.append([(left, st["med"]), (right, st["med"])])
+    # Line2D's look: 1 pt black, projecting caps, round joins; zorder as bxp
+    style = {
+        "colors": "black",
+        "linewidths": 1.0,
+        "capstyle": "projecting",
+        "joinstyle": "round",
+    }
+    ax.add_collection(LineCollection(frame, zorder=2, **style), autolim=False)
+    ax.add_collection(LineCollection(medians, zorder=2.1, **style), autolim=False)
+
+
 def draw_dot_box(ax, x: np.ndarray, algs: list[str], *, metric: str) -> None:
     """Boxes and jittered case dots of a (cases x algorithms) matrix."""
     colors = algorithm_colors(algs)
     data = [col[~np.isnan(col)] for col in x.T]
     stats = [_box_stats(v) for v in data]
-    ax.bxp(
-        [s for s in stats if s],
-        positions=[j for j, s in enumerate(stats) if s],
-        widths=0.6,
-        showfliers=False,
-        medianprops={"color": "black"},
-    )
+    _draw_boxes(ax, stats)
     rng = np.random.default_rng(0)
     size = 3.5 if x.shape[0] <= 100 else 2.0
     for j, values in enumerate(data):
@@ -260,7 +289,7 @@ def draw_podium(
     bottom.set_ylabel("share of cases")
     bottom.set_xticks(np.arange(m), [str(p) for p in range(1, m + 1)])
     bottom.set_xlabel("Podium place (per-case rank)")
-    for label in bottom.get_xticklabels():
+    for label in tick_labels(bottom.xaxis):
         label.set_fontsize(label_size(m))
 
 
@@ -334,7 +363,7 @@ def draw_heatmap(ax, x: np.ndarray, algs: list[str], *, higher_is_better: bool):
     ax.set_xticks(np.arange(m), [short_label(a) for a in algs])
     ax.set_yticks(np.arange(m), [str(i) for i in range(1, m + 1)])
     rotate_labels(ax, m)
-    for label in ax.get_yticklabels():
+    for label in tick_labels(ax.yaxis):
         label.set_fontsize(label_size(m))
     ax.set_ylabel("Per-case rank")
     return image

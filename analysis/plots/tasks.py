@@ -31,6 +31,7 @@ from ._style import (
     plain_text,
     rotate_labels,
     short_label,
+    tick_labels,
 )
 from .uncertainty import draw_blobs
 
@@ -171,7 +172,7 @@ def bootstrap_blobs_per_algorithm(
         ax.set_title(short_label(a), fontsize=8)
         ax.tick_params(labelsize=6)
         rotate_labels(ax, max(7, len(names)))
-        for label in ax.get_xticklabels():
+        for label in tick_labels(ax.xaxis):
             label.set_fontsize(6)
     for ax in axes[len(algs) :]:
         ax.set_visible(False)

@@ -29,6 +29,7 @@ from ._style import (
     plain_text,
     rotate_labels,
     short_label,
+    tick_labels,
 )
 
 __all__ = [
@@ -206,7 +207,7 @@ def draw_significance(ax, task_block: Mapping[str, Any], algs: list[str]) -> Non
     ax.set_xticks(np.arange(m), names)
     ax.set_yticks(np.arange(m), names)
     rotate_labels(ax, m)
-    for label in ax.get_yticklabels():
+    for label in tick_labels(ax.yaxis):
         label.set_fontsize(label_size(m))
     ax.set_xlabel("Algorithm A (yellow: A significantly better than B)")
     ax.set_ylabel("Algorithm B")
