@@ -83,10 +83,10 @@ def task_matrix(
         where = f"task {task!r}" + (f", target {target!r}" if target else "")
         raise ValueError(f"no results for {where} and metric {metric!r}")
     values = pd.to_numeric(frame["value"], errors="coerce")
-    wide = frame.assign(value=values).pivot_table(
-        index="case", columns="algorithm", values="value", aggfunc="first", dropna=False
-    )
-    wide = wide.reindex(columns=algorithms)
+    # what pivot_table(aggfunc="first") gives (sorted cases, first non-missing
+    # value of a repeated pair), several times faster
+    wide = values.groupby([frame["case"], frame["algorithm"]], sort=True).first()
+    wide = wide.unstack("algorithm").reindex(columns=algorithms)
     return wide.to_numpy(dtype=np.float64)
 
 
@@ -433,6 +433,13 @@ def target_grid(
     fig = new_figure(cols * panel[0], rows * panel[1] + 0.5)
     wspace = {"heatmap": 1.0, "significance": 0.7}.get(kind, 0.45)
     grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace)
+    # the task's rows of this metric split by target once, not per panel
+    frame = results[(results["task"] == task) & (results["metric"] == metric)]
+    by_target = (
+        dict(tuple(frame.groupby(frame["target"].fillna("").astype(str))))
+        if "target" in frame.columns
+        else {}
+    )
     image = None
     for i, name in enumerate(names):
         spec = grid[i // cols, i % cols]
@@ -442,7 +449,11 @@ def target_grid(
             draw_significance(ax, targets[name], algs)
         else:
             x = task_matrix(
-                results, task=task, metric=metric, algorithms=algs, target=name
+                by_target.get(name, frame.iloc[:0]),
+                task=task,
+                metric=metric,
+                algorithms=algs,
+                target=name,
             )
             if kind == "dot_box":
                 ax = fig.add_subplot(spec)

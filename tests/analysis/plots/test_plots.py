@@ -400,3 +400,20 @@ def test_fitted_pdf_is_the_fitted_figure_drawn_once(name, forty):
     assert abs(float(box.height) - height) < 8
     assert not _ink_at_page_edge(pdf)
     assert b"/Subtype /Type3" in pdf  # text stays text
+
+
+def test_fitted_pdf_writes_markers_as_matplotlib_does(ideal, monkeypatch):
+    from matplotlib.backends.backend_pdf import RendererPdf
+
+    from analysis.plots import _fitted
+
+    def build():
+        return PLOTS["target_podium"](*ideal)
+
+    fast = plots.fitted_pdf(build)
+    monkeypatch.setattr(
+        _fitted._TextBoundsRenderer, "draw_markers", RendererPdf.draw_markers
+    )
+    content = PdfReader(io.BytesIO(fast)).pages[0].get_contents().get_data()
+    assert content.count(b" cm /M") > 100  # the case dots, as markers
+    assert plots.fitted_pdf(build) == fast
