@@ -17,12 +17,14 @@ laying the text out.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import matplotlib
 import numpy as np
+from matplotlib import _text_helpers
 from matplotlib import text as mpl_text
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_mixed import MixedModeRenderer
@@ -97,6 +99,7 @@ class _TextBoundsRenderer(RendererPdf):
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.outer = self
+        self.text_size = 0.0
         self.boxes: list[tuple[float, float, float, float]] = []
 
     def _get_font_height_metrics(self, prop):
@@ -151,6 +154,7 @@ class _TextBoundsRenderer(RendererPdf):
         self.file.output(Op.grestore)
 
     def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        self.text_size = prop.get_size_in_points()
         super().draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
         # Text._get_layout measured this line with the outer renderer at 72
         # dpi just before: the same call is a cache hit.
@@ -187,6 +191,40 @@ def _page_box(fig: Figure, renderer, boxes, pad: float) -> list[float]:
     return [round(float(v), 3) for v in (x0, y0, x1, y1)]
 
 
+_LAYOUTS: dict = {}
+
+
+@contextlib.contextmanager
+def _layouts_cached(renderer: _TextBoundsRenderer) -> Iterator[None]:
+    """While drawing, ``RendererPdf.draw_text`` gets the glyph layout of a
+    string it laid out before (same font, size and features) from a cache:
+    tick labels and names repeat across panels and figures, and shaping them
+    again is a third of the cost of drawing text. The PDF backend reads only
+    the glyphs and positions of the layout, so the bytes are the same."""
+    shape = _text_helpers.layout
+
+    def layout(string, font, *, features=None, language=None):
+        key = (
+            string,
+            id(font),  # get_font caches: one object per font and its fallbacks
+            font.fname,
+            renderer.text_size,
+            features and tuple(features),
+            language if isinstance(language, str | None) else tuple(language),
+        )
+        if key not in _LAYOUTS:
+            _LAYOUTS[key] = list(
+                shape(string, font, features=features, language=language)
+            )
+        return iter(_LAYOUTS[key])
+
+    _text_helpers.layout = layout
+    try:
+        yield
+    finally:
+        _text_helpers.layout = shape
+
+
 class _FittedCanvasPdf(FigureCanvasPdf):
     """``print_pdf`` of matplotlib 3.11 (one figure, one file), with the page
     fitted to the drawn text."""
@@ -204,7 +242,8 @@ class _FittedCanvasPdf(FigureCanvasPdf):
             inner = _TextBoundsRenderer(file, dpi, height, width)
             renderer = MixedModeRenderer(fig, width, height, dpi, inner)
             inner.outer = renderer
-            fig.draw(renderer)
+            with _layouts_cached(inner):
+                fig.draw(renderer)
             renderer.finalize()
             file.media_box = _page_box(fig, renderer, inner.boxes, self.pad)
             file.finalize()

@@ -402,18 +402,29 @@ def test_fitted_pdf_is_the_fitted_figure_drawn_once(name, forty):
     assert b"/Subtype /Type3" in pdf  # text stays text
 
 
-def test_fitted_pdf_writes_markers_as_matplotlib_does(ideal, monkeypatch):
+@pytest.mark.parametrize("name", ["target_podium", "target_heatmap"])
+def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
+    name, ideal, monkeypatch
+):
+    """The faster marker output and the cached text layouts write the bytes
+    matplotlib's own PDF renderer writes."""
+    import contextlib
+
     from matplotlib.backends.backend_pdf import RendererPdf
 
     from analysis.plots import _fitted
 
     def build():
-        return PLOTS["target_podium"](*ideal)
+        return PLOTS[name](*ideal)
 
+    plots.fitted_pdf(build)  # fills the layout cache
     fast = plots.fitted_pdf(build)
     monkeypatch.setattr(
         _fitted._TextBoundsRenderer, "draw_markers", RendererPdf.draw_markers
     )
+    monkeypatch.setattr(_fitted, "_layouts_cached", lambda r: contextlib.nullcontext())
     content = PdfReader(io.BytesIO(fast)).pages[0].get_contents().get_data()
-    assert content.count(b" cm /M") > 100  # the case dots, as markers
+    assert b" Tf" in content  # text as text
+    if name == "target_podium":
+        assert content.count(b" cm /M") > 30  # the case dots, as markers
     assert plots.fitted_pdf(build) == fast
