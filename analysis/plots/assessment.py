@@ -10,6 +10,7 @@ value *for that target* (as in the descriptive statistics of the report).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from ranking import case_ranks
 
@@ -296,8 +298,20 @@ def draw_podium(
 def _legend(ax, algs: list[str]) -> None:
     """The algorithm colours, right of the axes."""
     colors = algorithm_colors(algs)
+    # the dot of scatter(s=20): 4.47 pt across with a 1.5 pt edge of its colour;
+    # as Line2D handles, not as empty scatters the axes would have to draw
     handles = [
-        ax.scatter([], [], s=20, color=colors[a], label=short_label(a)) for a in algs
+        Line2D(
+            [],
+            [],
+            linestyle="none",
+            marker="o",
+            markersize=math.sqrt(20),
+            markeredgewidth=1.5,
+            color=colors[a],
+            label=short_label(a),
+        )
+        for a in algs
     ]
     ax.legend(
         handles=handles,
