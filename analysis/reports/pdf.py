@@ -3,7 +3,8 @@
 This is the only module under ``analysis/`` that imports reportlab. Every
 piece of user text (challenge, task, algorithm and metric names, deviation
 messages) is escaped before it enters Paragraph markup. Figures are vector
-PDFs placed into slots the layout leaves for them (:mod:`.vector`).
+PDFs drawn as Form XObjects into slots the layout leaves for them
+(:mod:`.vector` cuts them into objects).
 """
 
 from __future__ import annotations
@@ -169,10 +170,12 @@ def _register_form(document, name: str, page: FigurePage) -> None:
 class FigureSlot(Flowable):
     """A vector figure (one-page PDF) drawn as a form, scaled to the slot."""
 
-    def __init__(self, index: int, pdf: bytes, width: float, height: float) -> None:
+    def __init__(
+        self, index: int, page: FigurePage, width: float, height: float
+    ) -> None:
         super().__init__()
         self.index = index
-        self.page = figure_page(pdf)
+        self.page = page
         self.width = width
         self.height = height
 
@@ -289,11 +292,13 @@ class _Builder:
         width: float,
         height: float,
         pages: Mapping[str, int],
+        figure_pages: Sequence[FigurePage],
     ):
         self.data = data
         self.width = width
         self.height = height
         self.pages = pages
+        self.figure_pages = figure_pages  # data.figures, cut into objects
         self.alpha: float | None = None
         self.story: list[Any] = []
 
@@ -452,7 +457,7 @@ class _Builder:
     def image(self, index: int, figure: ReportFigure) -> KeepTogether:
         scale = min(1.0, self.width / figure.width, 0.75 * self.height / figure.height)
         slot = FigureSlot(
-            index, figure.pdf, figure.width * scale, figure.height * scale
+            index, self.figure_pages[index], figure.width * scale, figure.height * scale
         )
         caption = (
             f"{figure.title}. {figure.caption}" if figure.caption else figure.title
@@ -771,10 +776,12 @@ class _Builder:
         return self.story
 
 
-def _render(data: ReportData, pages: Mapping[str, int]) -> tuple[bytes, dict[str, int]]:
+def _render(
+    data: ReportData, pages: Mapping[str, int], figures: Sequence[FigurePage]
+) -> tuple[bytes, dict[str, int]]:
     buf = io.BytesIO()
     doc = _Doc(buf, data)
-    story = _Builder(data, doc.width, doc.height, pages).build()
+    story = _Builder(data, doc.width, doc.height, pages, figures).build()
     doc.build(story)
     return buf.getvalue(), doc.section_pages
 
@@ -783,14 +790,15 @@ def render_report_pdf(data: ReportData) -> bytes:
     """The report as PDF bytes (byte-identical for equal data).
 
     Laid out until the page of every section is known and written into the
-    BIAS checklist table; then the vector figures go into their slots.
+    BIAS checklist table; the vector figures are drawn as forms (:mod:`.vector`).
     """
+    figures = [figure_page(f.pdf) for f in data.figures]
     saved = rl_config.useA85
     rl_config.useA85 = 0  # binary streams: ASCII85 in pure Python is slow
     try:
-        pdf, pages = _render(data, {})
+        pdf, pages = _render(data, {}, figures)
         for _ in range(3):
-            pdf, found = _render(data, pages)
+            pdf, found = _render(data, pages, figures)
             if found == pages:
                 break
             pages = found

@@ -14,7 +14,6 @@ rewrites the whole report afterwards.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -78,7 +77,6 @@ def _split(body: bytes) -> tuple[bytes, bytes]:
     return body[: match.start() + 2], b"\n" + body[match.start() + 2 :].lstrip()
 
 
-@functools.lru_cache(maxsize=1024)
 def figure_page(pdf: bytes) -> FigurePage:
     """The page of a one-page figure PDF and the objects it uses."""
     raw = {n: _split(body) for n, body in _objects(pdf).items()}
