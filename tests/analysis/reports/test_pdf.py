@@ -286,3 +286,14 @@ def test_figure_pdf_is_cut_into_the_objects_its_page_uses():
     assert page.objects[page.contents][1].startswith(b"\nstream\n")
     with pytest.raises(ValueError, match="cross-reference"):
         figure_page(b"%PDF-1.4 no table")
+
+
+@pytest.mark.slow
+def test_figures_do_not_depend_on_the_worker_processes(ideal_run):
+    from analysis.reports.build import build_report_figures
+
+    results, output = ideal_run
+    alone = build_report_figures(results, output, workers=1)
+    shared = build_report_figures(results, output, workers=2)
+    assert [f.title for f in shared] == [f.title for f in alone]
+    assert [f.pdf for f in shared] == [f.pdf for f in alone]
