@@ -62,9 +62,14 @@ main = time.process_time() - main
 children = resource.getrusage(resource.RUSAGE_CHILDREN)
 workers = children.ru_utime + children.ru_stime
 cpu = main + workers
-peak = max(
-    resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, children.ru_maxrss
-) / 1024
+# VmHWM: this process's own peak; ru_maxrss would include the bench process
+# it was started from (Linux keeps the high-water mark across exec)
+try:
+    status = open("/proc/self/status").read()
+    own = int(status.split("VmHWM:")[1].split()[0])
+except (OSError, IndexError):
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = max(own, children.ru_maxrss) / 1024
 import io
 from pypdf import PdfReader
 pages = len(PdfReader(io.BytesIO(pdf)).pages)

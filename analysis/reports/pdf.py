@@ -25,6 +25,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFObject, xObjectName
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -776,13 +777,25 @@ class _Builder:
         return self.story
 
 
+class _LayoutOnly(Canvas):
+    """A canvas that lays the pages out but writes no file: the first pass
+    only finds the page of every section."""
+
+    def save(self) -> None:
+        pass
+
+
 def _render(
-    data: ReportData, pages: Mapping[str, int], figures: Sequence[FigurePage]
+    data: ReportData,
+    pages: Mapping[str, int],
+    figures: Sequence[FigurePage],
+    *,
+    write: bool = True,
 ) -> tuple[bytes, dict[str, int]]:
     buf = io.BytesIO()
     doc = _Doc(buf, data)
     story = _Builder(data, doc.width, doc.height, pages, figures).build()
-    doc.build(story)
+    doc.build(story, canvasmaker=Canvas if write else _LayoutOnly)
     return buf.getvalue(), doc.section_pages
 
 
@@ -796,7 +809,7 @@ def render_report_pdf(data: ReportData) -> bytes:
     saved = rl_config.useA85
     rl_config.useA85 = 0  # binary streams: ASCII85 in pure Python is slow
     try:
-        pdf, pages = _render(data, {}, figures)
+        pdf, pages = _render(data, {}, figures, write=False)
         for _ in range(3):
             pdf, found = _render(data, pages, figures)
             if found == pages:
