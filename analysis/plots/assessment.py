@@ -445,7 +445,7 @@ def target_grid(
         side = max(2.6, 0.9 + 0.15 * m)
         panel = (side + (0.6 if kind == "heatmap" else 0.0), side)
     fig = new_figure(cols * panel[0], rows * panel[1] + 0.5)
-    wspace = {"heatmap": 1.0, "significance": 0.7}.get(kind, 0.45)
+    wspace = {"heatmap": 1.0, "significance": 1.0}.get(kind, 0.45)
     grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace)
     # the task's rows of this metric split by target once, not per panel
     frame = results[(results["task"] == task) & (results["metric"] == metric)]

@@ -211,7 +211,8 @@ def draw_significance(ax, task_block: Mapping[str, Any], algs: list[str]) -> Non
     rotate_labels(ax, m)
     for label in tick_labels(ax.yaxis):
         label.set_fontsize(label_size(m))
-    ax.set_xlabel("Algorithm A (yellow: A significantly better than B)")
+    # two lines: one would run into the next panel of a per-target grid
+    ax.set_xlabel("Algorithm A\n(yellow: A significantly better than B)")
     ax.set_ylabel("Algorithm B")
 
 
