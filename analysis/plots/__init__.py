@@ -4,6 +4,7 @@ output dict (contract §3) and the long results table. Every function returns a
 :func:`figure_png`, :func:`figure_pdf` or :func:`figure_svg` (byte-stable).
 """
 
+from ._fitted import fitted_pdf
 from ._style import (
     OKABE_ITO,
     algorithm_colors,
@@ -53,6 +54,7 @@ __all__ = [
     "figure_pdf",
     "figure_png",
     "figure_svg",
+    "fitted_pdf",
     "kendall_tau_violins",
     "ordered",
     "podium_plot",

@@ -8,9 +8,11 @@ SVG id salt, so the same input gives the same bytes.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import io
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import matplotlib
 import numpy as np
@@ -56,8 +58,27 @@ _FLOAT_LIMITS = {"over": "ignore", "under": "ignore", "invalid": "ignore"}
 
 # Names are data, never markup: "$x_1$" is drawn as typed, not as mathtext.
 PLAIN_TEXT = {"text.parse_math": False, "text.usetex": False}
+# Axes titles sit right above the axes (no tick labels are ever on top): a
+# fixed position spares matplotlib measuring every axis again to place them.
+_BUILD = {**PLAIN_TEXT, "axes.titley": 1.0}
 LABEL_CHARS = 32  # longer names are shortened in figures (tables show them whole)
 FIT_PAD = 0.06  # inches of white space around the outermost text
+PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
+
+# Set while a figure is built for :func:`._fitted.fitted_pdf`, which fits the
+# page around the text as it draws (fit_to_text would cost a second drawing).
+_FIT_DEFERRED = contextvars.ContextVar("fit_deferred", default=False)
+
+
+@contextlib.contextmanager
+def fitting_deferred() -> Iterator[None]:
+    """Within, :func:`fit_to_text` leaves the figure's size to the export."""
+    token = _FIT_DEFERRED.set(True)
+    try:
+        yield
+    finally:
+        _FIT_DEFERRED.reset(token)
+
 
 # Headless rendering. Naming the backend also keeps matplotlib from importing
 # pyplot to resolve an "auto" backend when it reads rcParams (box plots do).
@@ -69,7 +90,7 @@ def plain_text(build: Callable[..., Figure]) -> Callable[..., Figure]:
 
     @functools.wraps(build)
     def wrapper(*args, **kwargs) -> Figure:
-        with matplotlib.rc_context(PLAIN_TEXT), np.errstate(**_FLOAT_LIMITS):
+        with matplotlib.rc_context(_BUILD), np.errstate(**_FLOAT_LIMITS):
             return build(*args, **kwargs)
 
     return wrapper
@@ -128,6 +149,8 @@ def fit_to_text(fig: Figure, *, pad: float = FIT_PAD) -> Figure:
     figure itself (and any check of it) has no clipped text.
     """
     fig.set_layout_engine(None)
+    if _FIT_DEFERRED.get():
+        return fig
     # One pass: axes keep their size, so their text keeps its extent around
     # them; figure texts are moved with the margins below.
     for _ in range(1):
@@ -213,10 +236,16 @@ def axis_width(n: int, *, per_item: float = 0.32, minimum: float = 5.0) -> float
     return max(minimum, 1.2 + per_item * n)
 
 
+def tick_labels(axis) -> list:
+    """The label of every major tick of ``axis`` (an XAxis or YAxis), to style
+    them; unlike ``get_ticklabels`` this does not lay every tick out again."""
+    return [tick.label1 for tick in axis.get_major_ticks()]
+
+
 def rotate_labels(ax, n: int) -> None:
     """Rotate x tick labels when there are many of them."""
     size = label_size(n)
-    for label in ax.get_xticklabels():
+    for label in tick_labels(ax.xaxis):
         label.set_fontsize(size)
         if n > 6:
             label.set_rotation(60)
@@ -237,11 +266,7 @@ def figure_pdf(fig: Figure) -> bytes:
     (matplotlib's default Type 3 fonts), so it can be searched and read."""
     buf = io.BytesIO()
     with matplotlib.rc_context(PLAIN_TEXT), np.errstate(**_FLOAT_LIMITS):
-        fig.savefig(
-            buf,
-            format="pdf",
-            metadata={"Creator": None, "Producer": None, "CreationDate": None},
-        )
+        fig.savefig(buf, format="pdf", metadata=PDF_METADATA)
     return buf.getvalue()
 
 

@@ -14,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 from scipy.cluster.hierarchy import dendrogram, linkage
 from scipy.spatial.distance import squareform
 
@@ -31,6 +33,7 @@ from ._style import (
     plain_text,
     rotate_labels,
     short_label,
+    tick_labels,
 )
 from .uncertainty import draw_blobs
 
@@ -171,7 +174,7 @@ def bootstrap_blobs_per_algorithm(
         ax.set_title(short_label(a), fontsize=8)
         ax.tick_params(labelsize=6)
         rotate_labels(ax, max(7, len(names)))
-        for label in ax.get_xticklabels():
+        for label in tick_labels(ax.xaxis):
             label.set_fontsize(6)
     for ax in axes[len(algs) :]:
         ax.set_visible(False)
@@ -241,24 +244,43 @@ def stacked_frequency_plot(
     fig = new_figure(cols * min(3.2, max(2.4, 0.1 * m_all + 1.2)), rows * 2.0 + 1.0)
     axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, sharey=True).ravel())
     rank_axis = np.arange(1, m_all + 1)
+    # the x range bar() would autoscale to (bars of width 0.9, 5 % margins)
+    span = m_all - 0.1
+    xlim = (0.55 - 0.05 * span, m_all + 0.45 + 0.05 * span)
     for ax, a in zip(axes, algs, strict=False):
         base = np.zeros(m_all)
+        bars, faces = [], []  # all stacked bars of the panel as one collection
         for t, color in zip(names, colors, strict=True):
             heights = np.zeros(m_all)
             for r, share in tasks[t]["bootstrap"][a]["freq"].items():
                 index = min(m_all, max(1, round(float(r)))) - 1
                 heights[index] += share / len(names)
-            ax.bar(rank_axis, heights, bottom=base, color=color, width=0.9, label=t)
+            for x, h, b in zip(rank_axis, heights, base, strict=True):
+                if h > 0:
+                    bars.append(
+                        [
+                            (x - 0.45, b),
+                            (x - 0.45, b + h),
+                            (x + 0.45, b + h),
+                            (x + 0.45, b),
+                        ]
+                    )
+                    faces.append(color)
             base += heights
+        ax.add_collection(
+            PolyCollection(bars, facecolors=faces, edgecolors="none", linewidths=0),
+            autolim=False,
+        )
+        ax.set_xlim(*xlim)
         ax.set_title(short_label(a), fontsize=8)
         ax.tick_params(labelsize=6)
         ax.set_ylim(0, 1)
     for ax in axes[len(algs) :]:
         ax.set_visible(False)
-    handles, labels = axes[0].get_legend_handles_labels()
+    handles = [Patch(facecolor=color, edgecolor="none") for color in colors]
     fig.legend(
         handles,
-        [short_label(x) for x in labels],
+        [short_label(x) for x in names],
         loc="lower center",
         ncol=min(len(names), 5),
         fontsize=label_size(len(names)),

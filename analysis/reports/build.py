@@ -101,7 +101,17 @@ class _Figures:
         self.specs.append((draw, meta))
 
     def render(self, workers: int) -> tuple[ReportFigure, ...]:
-        pdfs = _render_all([draw for draw, _ in self.specs], workers)
+        # panel grids (per target, across tasks) cost several times a single
+        # figure: handed out first, they do not leave one worker alone at the end
+        order = sorted(
+            range(len(self.specs)),
+            key=lambda i: (
+                not (
+                    self.specs[i][1].get("targets") or self.specs[i][1]["task"] is None
+                )
+            ),
+        )
+        pdfs = _render_all([draw for draw, _ in self.specs], workers, order)
         figures = []
         for pdf, (_, meta) in zip(pdfs, self.specs, strict=True):
             width, height = figure_size(pdf)
@@ -115,22 +125,25 @@ _PENDING: list[Callable[[], Any]] = []
 
 
 def _draw_pdf(index: int) -> bytes:
-    return plots.figure_pdf(_PENDING[index]())
+    return plots.fitted_pdf(_PENDING[index])
 
 
-def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
+def _render_all(
+    draws: list[Callable[[], Any]], workers: int, order: list[int] | None = None
+) -> list[bytes]:
     """PDF bytes of every figure, in order. ``workers`` > 1 forks that many
-    processes (where the platform can fork); results do not depend on it."""
+    processes (where the platform can fork), which draw the figures in
+    ``order`` (default: as given); results do not depend on either."""
     workers = min(workers, len(draws))
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return [plots.figure_pdf(draw()) for draw in draws]
+        return [plots.fitted_pdf(draw) for draw in draws]
+    order = list(range(len(draws))) if order is None else order
     _PENDING[:] = draws
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            # Costly figures first would balance better; the order is the
-            # report's, chunked so each worker takes neighbouring figures.
-            return list(pool.map(_draw_pdf, range(len(draws)), chunksize=2))
+            drawn = dict(zip(order, pool.map(_draw_pdf, order), strict=True))
+        return [drawn[i] for i in range(len(draws))]
     finally:
         _PENDING.clear()
 

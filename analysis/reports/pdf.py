@@ -3,7 +3,8 @@
 This is the only module under ``analysis/`` that imports reportlab. Every
 piece of user text (challenge, task, algorithm and metric names, deviation
 messages) is escaped before it enters Paragraph markup. Figures are vector
-PDFs placed into slots the layout leaves for them (:mod:`.vector`).
+PDFs drawn as Form XObjects into slots the layout leaves for them
+(:mod:`.vector` cuts them into objects).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFObject, xObjectName
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -47,7 +50,7 @@ from .data import (
     readable,
     scheme_differences,
 )
-from .vector import Placement, embed_figures
+from .vector import REFERENCE, FigurePage, figure_page, form_head
 
 __all__ = ["EXPLORATORY_BANNER", "render_report_pdf"]
 
@@ -138,28 +141,57 @@ def _interval(lo: Any, hi: Any) -> str:
     return f"[{_fmt(lo)}, {_fmt(hi)}]"
 
 
+class _Copied(PDFObject):
+    """An object of a figure PDF, written as it was; references to the
+    figure's other objects take the numbers reportlab gives them."""
+
+    def __init__(self, head: bytes, tail: bytes, family: dict[int, _Copied]):
+        self.head, self.tail, self.family = head, tail, family
+
+    def format(self, document) -> bytes:
+        def number(match) -> bytes:
+            return document.Reference(self.family[int(match[1])]).format(document)
+
+        return REFERENCE.sub(number, self.head) + self.tail
+
+
+def _register_form(document, name: str, page: FigurePage) -> None:
+    """Make the figure ``page`` the Form XObject ``name`` of a reportlab
+    document (once per document)."""
+    internal = xObjectName(name)
+    if internal in document.idToObject:
+        return
+    family: dict[int, _Copied] = {}
+    for number, (head, tail) in page.objects.items():
+        family[number] = _Copied(head, tail, family)
+    tail = page.objects[page.contents][1]
+    document.Reference(_Copied(form_head(page), tail, family), internal)
+
+
 class FigureSlot(Flowable):
-    """Empty space of a figure's size that records where it was drawn."""
+    """A vector figure (one-page PDF) drawn as a form, scaled to the slot."""
 
     def __init__(
-        self, index: int, width: float, height: float, sink: list[Placement]
+        self, index: int, page: FigurePage, width: float, height: float
     ) -> None:
         super().__init__()
         self.index = index
+        self.page = page
         self.width = width
         self.height = height
-        self.sink = sink
 
     def wrap(self, available_width, available_height):
         return self.width, self.height
 
     def draw(self) -> None:
-        x, y = self.canv.absolutePosition(0, 0)
-        self.sink.append(
-            Placement(
-                self.canv.getPageNumber(), self.index, x, y, self.width, self.height
-            )
-        )
+        name = f"Fig{self.index}"
+        _register_form(self.canv._doc, name, self.page)
+        sx, sy = self.width / self.page.width, self.height / self.page.height
+        x0, y0 = self.page.box[:2]
+        self.canv.saveState()
+        self.canv.transform(sx, 0, 0, sy, -sx * x0, -sy * y0)
+        self.canv.doForm(name)
+        self.canv.restoreState()
 
 
 class _Heading(Paragraph):
@@ -261,13 +293,13 @@ class _Builder:
         width: float,
         height: float,
         pages: Mapping[str, int],
-        placements: list[Placement],
+        figure_pages: Sequence[FigurePage],
     ):
         self.data = data
         self.width = width
         self.height = height
         self.pages = pages
-        self.placements = placements
+        self.figure_pages = figure_pages  # data.figures, cut into objects
         self.alpha: float | None = None
         self.story: list[Any] = []
 
@@ -426,7 +458,7 @@ class _Builder:
     def image(self, index: int, figure: ReportFigure) -> KeepTogether:
         scale = min(1.0, self.width / figure.width, 0.75 * self.height / figure.height)
         slot = FigureSlot(
-            index, figure.width * scale, figure.height * scale, self.placements
+            index, self.figure_pages[index], figure.width * scale, figure.height * scale
         )
         caption = (
             f"{figure.title}. {figure.caption}" if figure.caption else figure.title
@@ -745,32 +777,44 @@ class _Builder:
         return self.story
 
 
+class _LayoutOnly(Canvas):
+    """A canvas that lays the pages out but writes no file: the first pass
+    only finds the page of every section."""
+
+    def save(self) -> None:
+        pass
+
+
 def _render(
-    data: ReportData, pages: Mapping[str, int]
-) -> tuple[bytes, dict[str, int], list[Placement]]:
+    data: ReportData,
+    pages: Mapping[str, int],
+    figures: Sequence[FigurePage],
+    *,
+    write: bool = True,
+) -> tuple[bytes, dict[str, int]]:
     buf = io.BytesIO()
     doc = _Doc(buf, data)
-    placements: list[Placement] = []
-    story = _Builder(data, doc.width, doc.height, pages, placements).build()
-    doc.build(story)
-    return buf.getvalue(), doc.section_pages, placements
+    story = _Builder(data, doc.width, doc.height, pages, figures).build()
+    doc.build(story, canvasmaker=Canvas if write else _LayoutOnly)
+    return buf.getvalue(), doc.section_pages
 
 
 def render_report_pdf(data: ReportData) -> bytes:
     """The report as PDF bytes (byte-identical for equal data).
 
     Laid out until the page of every section is known and written into the
-    BIAS checklist table; then the vector figures go into their slots.
+    BIAS checklist table; the vector figures are drawn as forms (:mod:`.vector`).
     """
+    figures = [figure_page(f.pdf) for f in data.figures]
     saved = rl_config.useA85
     rl_config.useA85 = 0  # binary streams: ASCII85 in pure Python is slow
     try:
-        pdf, pages, placements = _render(data, {})
+        pdf, pages = _render(data, {}, figures, write=False)
         for _ in range(3):
-            pdf, found, placements = _render(data, pages)
+            pdf, found = _render(data, pages, figures)
             if found == pages:
                 break
             pages = found
     finally:
         rl_config.useA85 = saved
-    return embed_figures(pdf, placements, [f.pdf for f in data.figures])
+    return pdf

@@ -1,112 +1,124 @@
-"""Vector figures in the report: reportlab leaves a slot of the figure's size,
-then each matplotlib PDF page is placed into its slot as a Form XObject.
+"""Vector figures in the report: each matplotlib PDF page becomes a Form
+XObject of the reportlab document, drawn into the slot the layout leaves.
 
-reportlab cannot import PDF pages, so the report is written first with empty
-slots (``pdf.FigureSlot`` records where each one landed), and
-:func:`embed_figures` adds the figures with pypdf. The figure's content stream
-is copied as it is (never parsed), so text stays text (matplotlib's Type 3
-fonts: searchable) and a heatmap keeps its one-pixel-per-cell image.
+reportlab cannot import PDF pages, but it writes any object that formats
+itself (:mod:`.pdf` does the writing; this module only reads). A figure PDF
+(written by matplotlib: a classic cross-reference table, one page) is cut
+into its objects once; the objects its page uses are copied as they are,
+their references renumbered as reportlab numbers them, and the page's content
+stream becomes the form. Nothing is parsed beyond the object boundaries and
+references, so text stays text (matplotlib's Type 3 fonts: searchable) and a
+heatmap keeps its one-pixel-per-cell image; no second PDF library reads and
+rewrites the whole report afterwards.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Sequence
+import itertools
+import re
 from dataclasses import dataclass
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (
-    ArrayObject,
-    DecodedStreamObject,
-    DictionaryObject,
-    FloatObject,
-    NameObject,
-)
+__all__ = ["REFERENCE", "FigurePage", "figure_page", "figure_size", "form_head"]
 
-__all__ = ["Placement", "embed_figures", "figure_size"]
+REFERENCE = re.compile(rb"\b(\d+) 0 R\b")  # an indirect reference
+_STREAM = re.compile(rb">>\s*stream\r?\n")
+_XREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 
 
 @dataclass(frozen=True)
-class Placement:
-    """Where figure ``index`` was drawn: page (1-based), lower-left corner and
-    size in points."""
+class FigurePage:
+    """A one-page figure PDF cut into objects: number -> (dictionary or
+    value, stream part or b""), with the page's box, resources and contents."""
 
-    page: int
-    index: int
-    x: float
-    y: float
-    width: float
-    height: float
+    box: tuple[float, float, float, float]
+    objects: dict[int, tuple[bytes, bytes]]
+    resources: int
+    contents: int
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+
+def _objects(pdf: bytes) -> dict[int, bytes]:
+    """Object number -> its text between ``n 0 obj`` and ``endobj``, from the
+    cross-reference table (each object ends where the next one starts)."""
+    match = _XREF.search(pdf)
+    if match is None:
+        raise ValueError("not a figure PDF: no cross-reference table")
+    start = int(match[1])
+    lines = pdf[start:].split(b"trailer", 1)[0].split(b"\n")
+    first, count = (int(v) for v in lines[1].split())
+    offsets = {}
+    for number, line in enumerate(lines[2 : 2 + count], start=first):
+        if line.strip().endswith(b"n"):
+            offsets[number] = int(line[:10])
+    ends = sorted([*offsets.values(), start])
+    following = dict(itertools.pairwise(ends))
+    out = {}
+    for number, offset in offsets.items():
+        text = pdf[offset : following[offset]]
+        head = b"%d 0 obj" % number
+        if not text.startswith(head):
+            raise ValueError(f"figure PDF: object {number} not at its offset")
+        out[number] = text[len(head) : text.rindex(b"endobj")].strip()
+    return out
+
+
+def _split(body: bytes) -> tuple[bytes, bytes]:
+    """(dictionary, b"\\nstream\\n...endstream") of a stream; (body, b"")."""
+    match = _STREAM.search(body)
+    if match is None or not body.startswith(b"<<"):
+        return body, b""
+    return body[: match.start() + 2], b"\n" + body[match.start() + 2 :].lstrip()
+
+
+def figure_page(pdf: bytes) -> FigurePage:
+    """The page of a one-page figure PDF and the objects it uses."""
+    raw = {n: _split(body) for n, body in _objects(pdf).items()}
+    pages = [
+        n for n, (head, _) in raw.items() if re.search(rb"/Type /Page[\s/>]", head)
+    ]
+    if len(pages) != 1:
+        raise ValueError(f"figure PDF: {len(pages)} pages, expected one")
+    page = raw[pages[0]][0]
+    box = re.search(rb"/MediaBox \[([^\]]*)\]", page)
+    resources = re.search(rb"/Resources (\d+) 0 R", page)
+    contents = re.search(rb"/Contents (\d+) 0 R", page)
+    if not (box and resources and contents):
+        raise ValueError("figure PDF: page without box, resources or contents")
+    used, todo = set(), [int(resources[1]), int(contents[1])]
+    while todo:
+        number = todo.pop()
+        if number not in used:
+            used.add(number)
+            todo += [int(m[1]) for m in REFERENCE.finditer(raw[number][0])]
+    x0, y0, x1, y1 = (float(v) for v in box[1].split())
+    return FigurePage(
+        box=(x0, y0, x1, y1),
+        objects={n: raw[n] for n in sorted(used)},
+        resources=int(resources[1]),
+        contents=int(contents[1]),
+    )
 
 
 def figure_size(pdf: bytes) -> tuple[float, float]:
     """(width, height) in points of a one-page figure PDF."""
-    box = PdfReader(io.BytesIO(pdf)).pages[0].mediabox
-    return float(box.width), float(box.height)
+    page = figure_page(pdf)
+    return page.width, page.height
 
 
-def _form(writer: PdfWriter, figure: bytes):
-    """The figure's page as a Form XObject of ``writer`` (and its size)."""
-    page = PdfReader(io.BytesIO(figure)).pages[0]
-    box = page.mediabox
-    form = DecodedStreamObject()
-    form.set_data(page.get_contents().get_data())
-    form.update(
-        {
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): ArrayObject(
-                [
-                    FloatObject(float(v))
-                    for v in (box.left, box.bottom, box.right, box.top)
-                ]
-            ),
-            NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
-        }
+def form_head(page: FigurePage) -> bytes:
+    """The dictionary of the page's content stream as a Form XObject with the
+    page's box and resources (the stream part stays as it is)."""
+    head = page.objects[page.contents][0]
+    box = b" ".join(b"%g" % v for v in page.box)
+    return (
+        b"<< /Type /XObject /Subtype /Form /BBox [%s] /Resources %d 0 R "
+        % (box, page.resources)
+        + head[2:].lstrip()
     )
-    return writer._add_object(form.flate_encode()), float(box.width), float(box.height)
-
-
-def embed_figures(
-    report: bytes, placements: Sequence[Placement], figures: Sequence[bytes]
-) -> bytes:
-    """The report with every figure drawn into its slot."""
-    if not placements:
-        return report
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(report)))
-    forms = {}
-    by_page: dict[int, list[Placement]] = {}
-    for placement in placements:
-        by_page.setdefault(placement.page, []).append(placement)
-    for page_number, slots in sorted(by_page.items()):
-        page = writer.pages[page_number - 1]
-        resources = DictionaryObject(page["/Resources"].get_object())
-        xobjects = DictionaryObject(resources.get("/XObject", DictionaryObject()))
-        ops = []
-        for slot in slots:
-            if slot.index not in forms:
-                forms[slot.index] = _form(writer, figures[slot.index])
-            ref, width, height = forms[slot.index]
-            name = f"/Fig{slot.index}"
-            xobjects[NameObject(name)] = ref
-            sx, sy = slot.width / width, slot.height / height
-            ops.append(
-                f"q {sx:.6f} 0 0 {sy:.6f} {slot.x:.4f} {slot.y:.4f} cm {name} Do Q"
-            )
-        resources[NameObject("/XObject")] = xobjects
-        page[NameObject("/Resources")] = resources
-        stream = DecodedStreamObject()
-        stream.set_data(("\n".join(ops) + "\n").encode("ascii"))
-        contents = page.get("/Contents")
-        parts = ArrayObject()
-        if contents is not None:
-            obj = contents.get_object()
-            if isinstance(obj, ArrayObject):
-                parts.extend(obj)
-            else:
-                parts.append(contents)
-        parts.append(writer._add_object(stream))
-        page[NameObject("/Contents")] = parts
-    buf = io.BytesIO()
-    writer.write(buf)
-    return buf.getvalue()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
+from pypdf import PdfReader
 
 from analysis import plots
 
@@ -361,3 +363,68 @@ def test_report_figures_across_twenty_tasks_and_forty_algorithms_are_unclipped(
         assert _clipped_texts(fig) == [], fig.texts[0].get_text()
         # readable on an A4 page: at most ~2.5 times wider than the text block
         assert fig.get_figwidth() < 18
+
+
+def _ink_at_page_edge(pdf: bytes) -> bool:
+    """Whether anything is drawn in the outer 2 pt of the page: text cut by
+    the page edge would be (the fitted page leaves 4 pt around the text)."""
+    import shutil
+
+    from PIL import Image
+
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler) not installed")
+    pgm = subprocess.run(
+        ["pdftoppm", "-gray", "-r", "72", "-"],
+        input=pdf,
+        capture_output=True,
+        check=True,
+    ).stdout
+    page = np.asarray(Image.open(io.BytesIO(pgm)))
+    edge = np.concatenate(
+        [page[:2].ravel(), page[-2:].ravel(), page[:, :2].ravel(), page[:, -2:].ravel()]
+    )
+    return bool((edge < 250).any())
+
+
+@pytest.mark.parametrize("name", PLOTS)
+def test_fitted_pdf_is_the_fitted_figure_drawn_once(name, forty):
+    """The report's one-pass export: its page holds every word and has the size
+    fit_to_text gives the figure (up to the few points between a glyph's ink
+    and its line height)."""
+    fitted = PLOTS[name](*forty)
+    pdf = plots.fitted_pdf(lambda: PLOTS[name](*forty))
+    box = PdfReader(io.BytesIO(pdf)).pages[0].mediabox
+    width, height = fitted.get_size_inches() * 72
+    assert abs(float(box.width) - width) < 8
+    assert abs(float(box.height) - height) < 8
+    assert not _ink_at_page_edge(pdf)
+    assert b"/Subtype /Type3" in pdf  # text stays text
+
+
+@pytest.mark.parametrize("name", ["target_podium", "target_heatmap"])
+def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
+    name, ideal, monkeypatch
+):
+    """The faster marker output and the cached text layouts write the bytes
+    matplotlib's own PDF renderer writes."""
+    import contextlib
+
+    from matplotlib.backends.backend_pdf import RendererPdf
+
+    from analysis.plots import _fitted
+
+    def build():
+        return PLOTS[name](*ideal)
+
+    plots.fitted_pdf(build)  # fills the layout cache
+    fast = plots.fitted_pdf(build)
+    monkeypatch.setattr(
+        _fitted._TextBoundsRenderer, "draw_markers", RendererPdf.draw_markers
+    )
+    monkeypatch.setattr(_fitted, "_layouts_cached", lambda r: contextlib.nullcontext())
+    content = PdfReader(io.BytesIO(fast)).pages[0].get_contents().get_data()
+    assert b" Tf" in content  # text as text
+    if name == "target_podium":
+        assert content.count(b" cm /M") > 30  # the case dots, as markers
+    assert plots.fitted_pdf(build) == fast

@@ -254,3 +254,46 @@ def test_rank_outside_its_interval_is_marked_and_explained(ideal_run):
     assert "[2, 3] †" in text
     assert "The rank lies outside this interval" in text
     assert "not a simultaneous one for all algorithms" in text
+
+
+def test_figure_pdf_is_cut_into_the_objects_its_page_uses():
+    import io
+
+    from pypdf import PdfReader
+
+    from analysis import plots
+    from analysis.plots._style import new_figure
+    from analysis.reports.vector import figure_page, figure_size
+
+    def build():
+        fig = new_figure(3, 2)
+        ax = fig.add_subplot()
+        ax.imshow([[0, 1], [2, 3]], interpolation="none")
+        ax.set_title("Heatmap")
+        return fig
+
+    pdf = plots.fitted_pdf(build)
+    page = figure_page(pdf)
+    box = PdfReader(io.BytesIO(pdf)).pages[0].mediabox
+    assert page.box == pytest.approx(
+        (float(box.left), float(box.bottom), float(box.right), float(box.top))
+    )
+    assert figure_size(pdf) == pytest.approx((float(box.width), float(box.height)))
+    heads = b" ".join(head for head, _ in page.objects.values())
+    assert b"/Subtype /Type3" in heads  # the font of the text
+    assert b"/Subtype /Image" in heads  # the 2 x 2 cells
+    assert b"/Type /Catalog" not in heads  # only what the page uses
+    assert page.objects[page.contents][1].startswith(b"\nstream\n")
+    with pytest.raises(ValueError, match="cross-reference"):
+        figure_page(b"%PDF-1.4 no table")
+
+
+@pytest.mark.slow
+def test_figures_do_not_depend_on_the_worker_processes(ideal_run):
+    from analysis.reports.build import build_report_figures
+
+    results, output = ideal_run
+    alone = build_report_figures(results, output, workers=1)
+    shared = build_report_figures(results, output, workers=2)
+    assert [f.title for f in shared] == [f.title for f in alone]
+    assert [f.pdf for f in shared] == [f.pdf for f in alone]
