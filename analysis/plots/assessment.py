@@ -405,7 +405,7 @@ def ranking_heatmap(
     fig = new_figure(size + 1.0, size)
     ax = fig.add_subplot()
     image = draw_heatmap(ax, x, algs, higher_is_better=higher_is_better)
-    fig.colorbar(image, ax=ax, label="number of cases")
+    vector_colorbar(fig, image, ax=ax, label="number of cases")
     ax.set_xlabel("Algorithm (ordered by task rank)")
     _title(fig, title or f"{_where(task, target)}: ranking heatmap ({metric})")
     return fit_to_text(fig)
@@ -488,7 +488,7 @@ def target_grid(
             elif kind == "heatmap":
                 ax = fig.add_subplot(spec)
                 image = draw_heatmap(ax, x, algs, higher_is_better=higher_is_better)
-                fig.colorbar(image, ax=ax, label="cases")
+                vector_colorbar(fig, image, ax=ax, label="cases")
             else:
                 raise ValueError(f"unknown figure kind {kind!r}")
         ax.set_title(f"Target {short_label(name, 40)}", fontsize=9)
@@ -496,3 +496,12 @@ def target_grid(
             _legend(ax, algs)
     _title(fig, title or f"{task}: {kind.replace('_', ' ')} per target ({metric})")
     return fit_to_text(fig)
+
+
+def vector_colorbar(fig: Figure, image, **kwargs):
+    """A colour bar drawn as vector patches: matplotlib rasterizes the bar of
+    a scale with 50 or more levels (e.g. a heatmap of many cases)."""
+    bar = fig.colorbar(image, **kwargs)
+    if bar.solids is not None:
+        bar.solids.set_rasterized(False)
+    return bar
