@@ -18,6 +18,8 @@ TASK_PLOTS = {
     "dot_box": "Dot-and-box plot",
     "blob": "Blob plot of bootstrap ranks",
     "significance": "Significance map",
+    "target_dot_box": "Dot-and-box plot per target",
+    "target_significance": "Significance map per target",
 }
 SET_PLOTS = {"across_tasks": "Ranks across tasks"}
 
@@ -43,12 +45,17 @@ def sorted_deviations(deviations: list[Mapping[str, Any]]) -> list[dict[str, Any
 
 def task_plot_kinds(key: str, block: Mapping[str, Any]) -> list[str]:
     kinds = []
-    if key != "combined" and not block.get("targets"):
+    targets = block.get("targets") or {}
+    if key != "combined" and not targets:
         kinds.append("dot_box")
     if block.get("bootstrap"):
         kinds.append("blob")
     if block.get("significance"):
         kinds.append("significance")
+    if key != "combined" and targets:  # each target in its own case space
+        kinds.append("target_dot_box")
+    if any(t.get("significance") for t in targets.values()):
+        kinds.append("target_significance")
     return kinds
 
 

@@ -12,6 +12,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from ranking.output import scheme_of
+
 from .. import plots, services
 from ..models import AnalysisStatus
 from ._access import visible_run
@@ -115,7 +117,21 @@ def _figure(run, kind: str, key: str | None, task: str | None):
     if kind == "significance":
         return plots.significance_map(block)
     frame = services.results_frame(run.results)
+    if kind.startswith("target_"):
+        return plots.target_grid(
+            kind.removeprefix("target_"),
+            frame,
+            task=task,
+            metric=key,
+            targets=block["targets"],
+            higher_is_better=_higher_is_better(scheme_of(run.output, task), key),
+        )
     return plots.dot_box_plot(frame, task=task, metric=key, ranks=block["ranks"])
+
+
+def _higher_is_better(scheme, metric: str) -> bool:
+    value = scheme.get("higher_is_better", True)
+    return bool(value.get(metric, True) if isinstance(value, dict) else value)
 
 
 @login_required

@@ -243,3 +243,35 @@ def test_results_page_queries_do_not_grow_with_versions(
     add_version()
     add_version()
     assert count() == one
+
+
+def test_a_task_with_targets_shows_each_targets_figures(
+    organizer_client, registration, organizer
+):
+    """Per-target figures on the page, each in its target's own case space."""
+
+    def two_targets(frame):
+        return frame.assign(
+            target=frame["case"].map(lambda c: "liver" if c < "case050" else "spleen")
+        )
+
+    raw = read_upload(
+        "results.csv", results_csv(tasks=("Brain",), n_cases=60, edit=two_targets)
+    )
+    results = commit_results(
+        registration=registration, raw=raw, original_name="r.csv", actor=organizer
+    )
+    scheme = {
+        **SCHEME,
+        "targets": "mean_rank",
+        "uncertainty": {"bootstrap": 20, "seed": 1},
+    }
+    run = services.start_analysis(results=results, actor=organizer, scheme=scheme)
+    page = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    for kind in ("target_dot_box", "target_significance"):
+        url = f"/analyses/{run.pk}/plots/{kind}.png?key=DSC&amp;task=Brain"
+        assert url in page
+        response = organizer_client.get(url.replace("&amp;", "&"))
+        assert response.status_code == 200
+        assert response.content.startswith(b"\x89PNG")
+    assert f"/analyses/{run.pk}/plots/dot_box.png" not in page  # pooled targets: no
