@@ -11,6 +11,7 @@ from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.analysis.django.conftest import SCHEME, results_csv
 from tests.analysis.reports.conftest import pdf_pages
+from tests.browser.helpers import sign_in
 from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -64,15 +65,6 @@ def quiet(page):
             break
         page.wait_for_timeout(100)
     page.wait_for_timeout(200)  # the server closes its connection after replying
-
-
-def sign_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "pw-for-tests-1")
-    page.click("button[type=submit]")
-    # Each role lands on its own page (reviews:landing).
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def test_organizer_uploads_runs_and_downloads_the_report(page, quiet, tmp_path):

@@ -5,18 +5,10 @@ import pytest
 from registry import services
 from registry.exports import export_challenge
 from registry.models import Challenge
+from tests.browser.helpers import sign_in
 from tests.factories import CallFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def sign_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "pw-for-tests-1")
-    page.click("button[type=submit]")
-    # Each role lands on its own page (reviews:landing).
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def test_organizer_exports_and_imports_a_proposal(page, tmp_path):

@@ -7,6 +7,7 @@ from django.core import mail
 
 from audit.models import AuditEvent
 from registry.registration import register_challenge
+from tests.browser.helpers import sign_in
 from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -25,15 +26,6 @@ def registered_challenge():
     challenge.status = "accepted"
     challenge.save()
     return register_challenge(challenge=challenge, actor=chair)
-
-
-def sign_in(page, username):
-    page.context.clear_cookies()
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "pw-for-tests-1")
-    page.click("button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def comment(page, category, text):

@@ -10,6 +10,7 @@ from analysis.models import ResultsVersion
 from registry import services
 from registry.models import Registration
 from registry.schemes import set_task_scheme
+from tests.browser.helpers import sign_in
 from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -38,16 +39,6 @@ def accepted_challenge():
     for status in ("submitted", "under_review", "accepted"):
         services.set_challenge_state(challenge, status, actor=chair)
     return challenge, task
-
-
-def sign_in(page, username):
-    page.context.clear_cookies()
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "pw-for-tests-1")
-    page.click("button[type=submit]")
-    # Each role lands on its own page (reviews:landing).
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def register_and_amend(page, *, results_before_approval: bool):

@@ -10,6 +10,7 @@ import pytest
 from accounts.models import Role
 from registry import services as registry_services
 from registry.models import Challenge
+from tests.browser.helpers import sign_in as sign_in_page
 from tests.factories import CallFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -18,15 +19,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "pw-for-tests-1"
 REVIEWERS = {"revtina": "technical", "revtom": "technical", "revclara": "clinical"}
 NEW_RULE = "Missing results are set to the worst metric value before ranking."
-
-
-def sign_in_page(page, username):
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    # Each role lands on its own page (reviews:landing).
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def sign_in(browser, live_server, username):

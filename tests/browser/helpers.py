@@ -1,0 +1,14 @@
+"""Steps the browser tests share."""
+
+PASSWORD = "pw-for-tests-1"  # tests.factories.UserFactory
+
+
+def sign_in(page, username: str, password: str = PASSWORD) -> None:
+    """Sign `page` in as `username` (any earlier session is dropped) and wait
+    until the role's landing page (`reviews:landing`) is reached."""
+    page.context.clear_cookies()
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
