@@ -35,7 +35,10 @@ def run(designs: int) -> dict[str, list[tuple[float, int]]]:
     from reviews import services as reviews
 
     def user(username: str):
-        return get_user_model().objects.create_user(username, f"{username}@x.org")
+        # one e-mail domain each: a shared domain is a conflict of interest
+        return get_user_model().objects.create_user(
+            username, f"{username}@{username}.example.org"
+        )
 
     steps: dict[str, list[tuple[float, int]]] = defaultdict(list)
 
