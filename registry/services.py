@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F, Max
+from django.utils import timezone
 
 from .completeness import Completeness
 from .enums import ACTIONS_BY_STATUS, ALLOWED_TRANSITIONS, ChallengeStatus
@@ -323,17 +324,17 @@ def store_answer(
     if answer is None:
         answer = Answer(challenge=challenge, task=task, number=number)
     else:
-        bump(answer)
+        answer.version += 1  # the row is locked (`_stored_answer`): no race
     answer.value, answer.not_applicable, answer.updated_by = cleaned, reason, actor
     answer.save()
-    answer.refresh_from_db()
     if number == NAME_PARAMETER:
         challenge.name = cleaned
         bump(challenge)
         challenge.save(update_fields=["name", "version", "updated"])
         challenge.refresh_from_db(fields=["version"])
     else:  # only the time: never write back a name read earlier
-        challenge.save(update_fields=["updated"])
+        challenge.updated = timezone.now()
+        Challenge.objects.filter(pk=challenge.pk).update(updated=challenge.updated)
     return answer
 
 
