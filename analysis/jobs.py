@@ -146,10 +146,13 @@ def enqueue(
     def send() -> None:
         if settings.CELERY_BROKER_URL:
             ok = publish(name, *args)
-        else:
-            _start_thread(name, *args)
-            ok = True
+            if on_sent is not None:
+                on_sent(ok)
+            return
+        # in-process: the outcome is known, so record it before the thread
+        # starts writing (SQLite's in-memory test database refuses two writers)
         if on_sent is not None:
-            on_sent(ok)
+            on_sent(True)
+        _start_thread(name, *args)
 
     transaction.on_commit(send)

@@ -85,7 +85,8 @@ CAPTIONS: dict[str, str] = {
 }
 
 
-def _hib(scheme: Mapping[str, Any], metric: str) -> bool:
+def metric_higher_is_better(scheme: Mapping[str, Any], metric: str) -> bool:
+    """The scheme's `higher_is_better` for `metric` (one value, or per metric)."""
     value = scheme["higher_is_better"]
     return bool(value[metric] if isinstance(value, Mapping) else value)
 
@@ -258,7 +259,7 @@ def _task_figures(
     top_k: int | None,
 ) -> None:
     per_metric = key != "combined"
-    hib = _hib(scheme, key) if per_metric else True
+    hib = metric_higher_is_better(scheme, key) if per_metric else True
     targets = block.get("targets") or {}
     where = {"key": key, "task": task}
     if targets:

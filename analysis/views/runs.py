@@ -16,6 +16,7 @@ from ranking.output import scheme_of
 
 from .. import plots, services
 from ..models import AnalysisStatus
+from ..reports.build import metric_higher_is_better
 from ._access import visible_run
 from ._present import (
     SET_PLOTS,
@@ -124,14 +125,9 @@ def _figure(run, kind: str, key: str | None, task: str | None):
             task=task,
             metric=key,
             targets=block["targets"],
-            higher_is_better=_higher_is_better(scheme_of(run.output, task), key),
+            higher_is_better=metric_higher_is_better(scheme_of(run.output, task), key),
         )
     return plots.dot_box_plot(frame, task=task, metric=key, ranks=block["ranks"])
-
-
-def _higher_is_better(scheme, metric: str) -> bool:
-    value = scheme.get("higher_is_better", True)
-    return bool(value.get(metric, True) if isinstance(value, dict) else value)
 
 
 @login_required
