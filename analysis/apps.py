@@ -1,6 +1,16 @@
+from collections.abc import Callable
+
 from django.apps import AppConfig
 
 
 class AnalysisConfig(AppConfig):
     name = "analysis"
     verbose_name = "Analysis"
+
+    def job_runs(self) -> list[tuple[type, Callable[[int], None]]]:
+        """The app's kinds of background run, each with the function that
+        sends its job (the watchdog, ``resume_jobs``, resumes them)."""
+        from .models import AnalysisRun
+        from .services import send_analysis
+
+        return [(AnalysisRun, send_analysis)]

@@ -66,17 +66,15 @@ class AnalysisStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
-class AnalysisRun(models.Model):
-    """One execution of a ranking scheme on one results version."""
+class JobRun(models.Model):
+    """The life of a run done by a background job (``analysis.run_state``):
+    queued, claimed by a worker, beating while it works, done or failed.
 
-    results = models.ForeignKey(
-        ResultsVersion, on_delete=models.PROTECT, related_name="analyses"
-    )
-    scheme = models.JSONField(help_text="The scheme(s) executed, by task.")
-    exploratory = models.BooleanField(
-        default=False, help_text="Not the pre-registered scheme."
-    )
-    seed = models.BigIntegerField()
+    Its app lists it with the function that sends its job in
+    ``AppConfig.job_runs()``, so the watchdog (``resume_jobs``) resumes every
+    kind of run the same way.
+    """
+
     status = models.CharField(
         max_length=16,
         choices=AnalysisStatus.choices,
@@ -86,10 +84,7 @@ class AnalysisRun(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     output = models.JSONField(null=True, blank=True)
-    deviations = models.JSONField(default=list, blank=True)
     engine_version = models.CharField(max_length=40, blank=True)
-    report = models.FileField(upload_to="reports/", blank=True)
-    report_sha256 = models.CharField(max_length=64, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -99,11 +94,6 @@ class AnalysisRun(models.Model):
         null=True, blank=True, help_text="Last sign of life of the running job."
     )
     finished = models.DateTimeField(null=True, blank=True)
-    merge_started = models.DateTimeField(
-        null=True,
-        blank=True,
-        help_text="When the merge of a chunked bootstrap was claimed (once).",
-    )
     attempt = models.PositiveSmallIntegerField(
         default=0, help_text="How many times a worker claimed the run (retries reset)."
     )
@@ -120,11 +110,48 @@ class AnalysisRun(models.Model):
         help_text="Why a queued or running run waits or was resumed (not a failure).",
     )
 
+    # What the job calls itself in messages ("the analysis failed …").
+    job_noun = "analysis"
+
     class Meta:
+        abstract = True
         ordering = ["-created"]
+
+    @classmethod
+    def claim_resets(cls) -> dict:
+        """Fields a new claim or a requeue sets back, beside the common ones."""
+        return {}
+
+
+class AnalysisRun(JobRun):
+    """One execution of a ranking scheme on one results version."""
+
+    results = models.ForeignKey(
+        ResultsVersion, on_delete=models.PROTECT, related_name="analyses"
+    )
+    scheme = models.JSONField(help_text="The scheme(s) executed, by task.")
+    exploratory = models.BooleanField(
+        default=False, help_text="Not the pre-registered scheme."
+    )
+    seed = models.BigIntegerField()
+    deviations = models.JSONField(default=list, blank=True)
+    report = models.FileField(upload_to="reports/", blank=True)
+    report_sha256 = models.CharField(max_length=64, blank=True)
+    merge_started = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the merge of a chunked bootstrap was claimed (once).",
+    )
+
+    class Meta(JobRun.Meta):
+        pass
 
     def __str__(self) -> str:
         return f"Analysis {self.pk} of {self.results}"
+
+    @classmethod
+    def claim_resets(cls) -> dict:
+        return {"merge_started": None}
 
 
 class AnalysisChunk(models.Model):

@@ -7,7 +7,6 @@ import json
 import logging
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -39,7 +38,7 @@ from .chunking import (
 from .design import RegisteredDesign, design_from_canonical
 from .deviations import find_deviations
 from .ingest import validated
-from .jobs import RetryLater, enqueue, job, publish_many, uses_celery
+from .jobs import enqueue, job, publish_many, uses_celery
 from .models import AnalysisChunk, AnalysisRun, AnalysisStatus, ResultsVersion
 from .run_report import render_run_report
 
@@ -179,7 +178,7 @@ def start_analysis(
         requested_by=actor,
         engine_version=ENGINE_VERSION,
     )
-    _enqueue_run(run.pk)
+    send_analysis(run.pk)
     return run
 
 
@@ -225,23 +224,18 @@ def retry_analysis(*, run: AnalysisRun, actor=None) -> AnalysisRun:
         worker="",
     )
     transaction.on_commit(lambda: run_state.remove_file(run.report, old_report))
-    _enqueue_run(run.pk)
+    send_analysis(run.pk)
     run.refresh_from_db()
     return run
 
 
-def _enqueue_run(run_id: int) -> None:
-    def sent(ok: bool) -> None:
-        run = AnalysisRun.objects.filter(pk=run_id)
-        if ok:
-            # not filtered on QUEUED: a fast worker may have started it already
-            run.update(enqueued=timezone.now())
-        else:
-            run.filter(status=AnalysisStatus.QUEUED).update(
-                enqueued=None, note=run_state.QUEUE_DOWN_NOTE
-            )
-
-    enqueue(execute_analysis, run_id, on_sent=sent)
+def send_analysis(run_id: int) -> None:
+    """Send the run's job to the queue, recording whether it got there."""
+    enqueue(
+        execute_analysis,
+        run_id,
+        on_sent=run_state.recorder_of_sending(AnalysisRun, run_id),
+    )
 
 
 def compute_output(
@@ -299,25 +293,6 @@ def _progress_recorder(beat: run_state.Heartbeat, *, start: int = 0):
     return progress
 
 
-def _guarded(claim: run_state.Claim, work) -> None:
-    """Run ``work(beat)`` for a claimed run: heartbeat while it works; a
-    database error puts the run back in the queue and retries with backoff;
-    any other failure marks it failed with a reason a person can act on."""
-    with run_state.Heartbeat(claim) as beat:
-        try:
-            work(beat)
-        except run_state.RunLost:
-            logger.info("analysis %s was taken over; this job stops", claim.run_id)
-        except run_state.DATABASE_ERRORS as exc:
-            logger.warning("analysis %s: database error %s", claim.run_id, exc)
-            delay = run_state.requeue_after_database_error(claim)
-            raise RetryLater(delay, str(exc)) from exc
-        except Exception as exc:
-            logger.exception("analysis %s failed", claim.run_id)
-            reason = run_state.failure_reason(exc, claim.run_id)
-            run_state.fail(claim.run_id, reason, attempt=claim.attempt)
-
-
 @job
 def execute_analysis(run_id: int) -> None:
     """The background job: run, store outputs and deviations, record progress.
@@ -332,7 +307,7 @@ def execute_analysis(run_id: int) -> None:
     claim = run_state.claim(run_id)
     if claim is None:
         return  # finished, or another job holds it: jobs are idempotent
-    _guarded(claim, lambda beat: _analyse(claim, beat))
+    run_state.run_claimed(claim, lambda beat: _analyse(claim, beat))
 
 
 def _analyse(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
@@ -471,7 +446,7 @@ def merge_chunks(run_id: int) -> None:
         return
     run = AnalysisRun.objects.select_related("results__registration").get(pk=run_id)
     claim = run_state.current_claim(run)
-    _guarded(claim, lambda beat: _merge(claim, beat, run))
+    run_state.run_claimed(claim, lambda beat: _merge(claim, beat, run))
 
 
 def _merge(claim: run_state.Claim, beat: run_state.Heartbeat, run) -> None:
@@ -553,71 +528,9 @@ class ReportError(ValueError):
     """The numbers are stored; drawing their report failed."""
 
 
-def resume_analyses(*, stale_after: timedelta | None = None) -> WatchdogReport:
-    """The watchdog (every minute): fail runs over their wall time, put running
-    runs whose job is gone back in the queue, and send every queued run whose
-    message never reached the queue or may have been lost.
-
-    ``execute_analysis`` claims a run once, so sending it twice is harmless. A
-    chunked run keeps its finished chunks; only the others run again.
-    """
-    now = timezone.now()
-    stale_after = stale_after or timedelta(seconds=settings.JOBS_STALE_SECONDS)
-    wall = timedelta(seconds=settings.ANALYSIS_WALL_TIME_SECONDS)
-    report = WatchdogReport()
-    with transaction.atomic():
-        running = AnalysisRun.objects.select_for_update().filter(
-            status=AnalysisStatus.RUNNING
-        )
-        for run in running:
-            if run.started and now - run.started > wall:
-                limit = settings.ANALYSIS_WALL_TIME_SECONDS
-                run_state.fail(run.pk, str(run_state.WallTimeExceeded(limit)))
-                report.failed.append(run.pk)
-            elif _silent(run, now, stale_after):
-                if run.attempt >= run_state.max_attempts():
-                    run_state.fail(run.pk, run_state.give_up_message(run))
-                    report.failed.append(run.pk)
-                    continue
-                AnalysisRun.objects.filter(pk=run.pk).update(
-                    status=AnalysisStatus.QUEUED,
-                    heartbeat=None,
-                    merge_started=None,
-                    enqueued=None,
-                    note=(
-                        f"The worker running it stopped at {run.progress} % (no "
-                        f"sign of life for {stale_after.total_seconds():.0f} s); "
-                        "queued again."
-                    ),
-                )
-                report.stale.append(run.pk)
-        resend_before = now - _requeue_after(stale_after)
-        queued = (
-            AnalysisRun.objects.filter(status=AnalysisStatus.QUEUED)
-            .filter(Q(enqueued=None) | Q(enqueued__lt=resend_before))
-            .order_by("created")
-            .values_list("pk", flat=True)
-        )
-        for run_id in queued:
-            _enqueue_run(run_id)
-            report.queued.append(run_id)
-    return report
-
-
-def _silent(run: AnalysisRun, now, stale_after: timedelta) -> bool:
-    return run.heartbeat is None or run.heartbeat < now - stale_after
-
-
-def _requeue_after(stale_after: timedelta) -> timedelta:
-    """A queued run's message may be lost after the broker's visibility timeout
-    (Celery); in-process jobs start at once, so after the stale limit."""
-    if uses_celery():
-        return timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT)
-    return stale_after
-
-
-@dataclass
-class WatchdogReport:
-    stale: list[int] = field(default_factory=list)
-    queued: list[int] = field(default_factory=list)
-    failed: list[int] = field(default_factory=list)
+def resume_analyses(
+    *, stale_after: timedelta | None = None
+) -> run_state.WatchdogReport:
+    """The watchdog's pass over analysis runs (:func:`run_state.resume_runs`).
+    A chunked run keeps its finished chunks; only the others run again."""
+    return run_state.resume_runs(AnalysisRun, send_analysis, stale_after=stale_after)

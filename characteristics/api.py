@@ -45,6 +45,7 @@ def _run_data(run: CaseModelRun) -> dict:
         "spec": run.spec,
         "engine_version": run.engine_version,
         "error": run.error or None,
+        "note": run.note or None,
         "created": run.created.isoformat(),
         "output": run.output,
     }

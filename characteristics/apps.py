@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 from django.apps import AppConfig
 
 
@@ -14,3 +16,10 @@ class CharacteristicsConfig(AppConfig):
 
         if report_section_for not in FURTHER_ANALYSES:
             FURTHER_ANALYSES.append(report_section_for)
+
+    def job_runs(self) -> list[tuple[type, Callable[[int], None]]]:
+        """Case-model fits, for the watchdog (see ``AnalysisConfig.job_runs``)."""
+        from .models import CaseModelRun
+        from .services import send_case_model_run
+
+        return [(CaseModelRun, send_case_model_run)]

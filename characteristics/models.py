@@ -7,7 +7,7 @@ a new version, a re-run is a new run; nothing is ever overwritten.
 from django.conf import settings
 from django.db import models
 
-from analysis.models import AnalysisStatus
+from analysis.models import JobRun
 
 
 class CaseMetadataVersion(models.Model):
@@ -43,7 +43,7 @@ class CaseMetadataVersion(models.Model):
         return f"{self.results} case metadata v{self.number}"
 
 
-class CaseModelRun(models.Model):
+class CaseModelRun(JobRun):
     """One fit of a model specification (contract §2) on one metadata version."""
 
     metadata = models.ForeignKey(
@@ -56,25 +56,11 @@ class CaseModelRun(models.Model):
     announcement = models.TextField(
         blank=True, help_text="Why the run counts as announced or exploratory."
     )
-    status = models.CharField(
-        max_length=16,
-        choices=AnalysisStatus.choices,
-        default=AnalysisStatus.QUEUED,
-        db_index=True,
-    )
-    progress = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True)
-    output = models.JSONField(null=True, blank=True)
-    engine_version = models.CharField(max_length=40, blank=True)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    created = models.DateTimeField(auto_now_add=True)
-    started = models.DateTimeField(null=True, blank=True)
-    finished = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created"]
+    job_noun = "case-model fit"
+
+    class Meta(JobRun.Meta):
+        pass
 
     def __str__(self) -> str:
         return f"Case model run {self.pk} on {self.metadata}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import logging
 from typing import Any
 
@@ -17,7 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from analysis import ingest
+from analysis import ingest, run_state
 from analysis.jobs import enqueue, job
 from analysis.models import AnalysisStatus, ResultsVersion
 from analysis.services import (
@@ -185,56 +186,78 @@ def start_case_model_run(
         raise ValidationError({"spec": str(exc)}) from None
     answers = registered_answers(metadata.results, data.task)
     exploratory, reason = announcement(answers, parsed.columns)
+    # as stored (JSON: tuples become lists), to compare with pending runs
+    spec = json.loads(json.dumps(parsed.to_dict() | {"task": data.task}))
+    CaseMetadataVersion.objects.select_for_update().filter(pk=metadata.pk).first()
+    existing = _identical_pending_run(metadata, spec)
+    if existing is not None:
+        return existing
     run = CaseModelRun.objects.create(
         metadata=metadata,
-        spec=parsed.to_dict() | {"task": data.task},
+        spec=spec,
         exploratory=exploratory,
         announcement=reason,
         requested_by=actor,
         engine_version=ENGINE_VERSION,
     )
-    _enqueue(run.pk)
+    send_case_model_run(run.pk)
     return run
 
 
-def _enqueue(run_id: int) -> None:
-    """The one call into the project's job mechanism."""
-    enqueue(execute_case_model_run, run_id)
+def _identical_pending_run(
+    metadata: CaseMetadataVersion, spec: dict[str, Any]
+) -> CaseModelRun | None:
+    """A queued or running fit of the same specification on the same metadata
+    (a double click or a retried request returns it instead of a second fit)."""
+    pending = CaseModelRun.objects.filter(
+        metadata=metadata,
+        status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING),
+    ).order_by("created")
+    return next((run for run in pending if run.spec == spec), None)
+
+
+def send_case_model_run(run_id: int) -> None:
+    """Send the fit's job to the queue, recording whether it got there."""
+    enqueue(
+        execute_case_model_run,
+        run_id,
+        on_sent=run_state.recorder_of_sending(CaseModelRun, run_id),
+    )
 
 
 @job
 def execute_case_model_run(run_id: int) -> None:
-    """The background job: fit, store the output, record progress."""
-    claimed = CaseModelRun.objects.filter(
-        pk=run_id, status=AnalysisStatus.QUEUED
-    ).update(status=AnalysisStatus.RUNNING, started=timezone.now(), progress=0)
-    if not claimed:
-        return  # already running or finished: the job is idempotent
+    """The background job: claim the run (once; a re-delivered job after a lost
+    worker claims it again), fit with a heartbeat, store the output."""
+    claim = run_state.claim(run_id, CaseModelRun)
+    if claim is not None:
+        run_state.run_claimed(claim, lambda beat: _fit_claimed(claim, beat))
+
+
+def _fit_claimed(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
     run = CaseModelRun.objects.select_related("metadata__results__registration").get(
-        pk=run_id
+        pk=claim.run_id
     )
 
     def progress(fraction: float) -> None:
-        CaseModelRun.objects.filter(pk=run_id).update(
-            progress=min(99, int(fraction * 100))
-        )
+        beat.check()
+        beat.beat(progress=min(99, int(fraction * 100)))
 
     try:
         output = _fit(run.metadata, run.spec, progress)
     except (CaseModelError, ValueError) as exc:
-        CaseModelRun.objects.filter(pk=run_id).update(
-            status=AnalysisStatus.FAILED,
-            error=str(exc).splitlines()[0],
-            finished=timezone.now(),
+        run_state.fail(
+            run.pk, str(exc).splitlines()[0], attempt=claim.attempt, model=CaseModelRun
         )
         return
     output["exploratory"] = run.exploratory
     output["announcement"] = run.announcement
-    CaseModelRun.objects.filter(pk=run_id).update(
+    claim.runs().update(
         status=AnalysisStatus.DONE,
         output=output,
         progress=100,
         finished=timezone.now(),
+        heartbeat=timezone.now(),
     )
 
 

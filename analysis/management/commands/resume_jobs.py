@@ -1,5 +1,6 @@
 """The jobs watchdog: run it every minute (compose's `jobs-watchdog`) and when
-the web process starts.
+the web process starts. It looks after every kind of background run (analyses,
+case-model fits: the runs every app lists in its `AppConfig.job_runs()`).
 
 Runs over their wall-time limit are failed; running runs with no sign of life
 for `--stale-seconds` (default JOBS_STALE_SECONDS) are put back in the queue;
@@ -9,11 +10,13 @@ have been lost are sent again. `--retry RUN` queues a failed run again.
 
 from datetime import timedelta
 
+from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from analysis.models import AnalysisRun
-from analysis.services import NotRetryableError, resume_analyses, retry_analysis
+from analysis.run_state import resume_runs
+from analysis.services import NotRetryableError, retry_analysis
 
 
 class Command(BaseCommand):
@@ -45,14 +48,22 @@ class Command(BaseCommand):
             seconds = stale_minutes * 60
         if seconds is not None and seconds < 1:
             raise CommandError("The stale limit must be at least 1 second.")
-        report = resume_analyses(
-            stale_after=timedelta(seconds=seconds) if seconds else None
+        stale_after = timedelta(seconds=seconds) if seconds else None
+        kinds = (
+            kind
+            for config in apps.get_app_configs()
+            if hasattr(config, "job_runs")
+            for kind in config.job_runs()
         )
-        self.stdout.write(
-            f"{len(report.stale)} stale running run(s) requeued {report.stale}; "
-            f"{len(report.queued)} queued run(s) enqueued {report.queued}; "
-            f"{len(report.failed)} run(s) failed {report.failed}."
-        )
+        for model, send in kinds:
+            report = resume_runs(model, send, stale_after=stale_after)
+            self.stdout.write(
+                f"{model._meta.verbose_name_plural}: "
+                f"{len(report.stale)} stale running run(s) requeued "
+                f"{report.stale}; {len(report.queued)} queued run(s) "
+                f"enqueued {report.queued}; {len(report.failed)} run(s) "
+                f"failed {report.failed}."
+            )
 
     def _retry(self, run_id: int) -> None:
         run = AnalysisRun.objects.filter(pk=run_id).first()

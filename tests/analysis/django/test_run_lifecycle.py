@@ -25,7 +25,8 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def running_run(results, user, **fields) -> AnalysisRun:
+def running_fields(**fields) -> dict:
+    """A run a worker elsewhere claimed (attempt 1) and is working on."""
     defaults = {
         "status": AnalysisStatus.RUNNING,
         "started": timezone.now(),
@@ -34,12 +35,16 @@ def running_run(results, user, **fields) -> AnalysisRun:
         "attempt": 1,
         "worker": "elsewhere:1",
     }
+    return {**defaults, **fields}
+
+
+def running_run(results, user, **fields) -> AnalysisRun:
     return AnalysisRun.objects.create(
         results=results,
         scheme={"Brain": SCHEME},
         seed=7,
         requested_by=user,
-        **{**defaults, **fields},
+        **running_fields(**fields),
     )
 
 
