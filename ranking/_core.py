@@ -79,10 +79,12 @@ def rank_matrix(
     counts: np.ndarray | None,
     rule: MatrixRule,
     pairs: PairedDifferences | None = None,
+    pvalues: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Ranks and scores of one matrix: shapes (m,) or (B, m) with counts.
 
-    ``pairs``: ``PairedDifferences(x)`` shared across calls (test_then_rank).
+    test_then_rank only: ``pairs`` is ``PairedDifferences(x)`` shared across
+    calls; ``pvalues`` the data's unadjusted p-values, if already known.
     """
     if rule.method == "aggregate_then_rank":
         scores = aggregate_scores(x, counts, q=rule.q)
@@ -106,7 +108,7 @@ def rank_matrix(
             "pairs": pairs,
         }
         if counts is None:
-            scores = significance_scores(x, None, **kwargs)
+            scores = significance_scores(x, None, pvalues=pvalues, **kwargs)
         else:
             m = x.shape[1]
             step = max(1, _TEST_CHUNK // max(1, m * m))
@@ -322,9 +324,12 @@ def metric_task_ranking(
     *,
     targets_rule: str,
     values: dict[str, np.ndarray] | None = None,
+    pvalues: dict[str, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
     """Task ranking for one metric; targets combined by ``targets_rule``.
 
+    ``values`` replaces the task's matrices; ``pvalues`` gives their
+    unadjusted p-values per target (test_then_rank, full data), if known.
     Returns task ranks, task scores and {target: (ranks, scores)}.
     """
     mats = values if values is not None else task.values[metric]
@@ -335,6 +340,7 @@ def metric_task_ranking(
             task.rows_of(t, counts),
             rule,
             task.pairs(metric, t) if shared else None,
+            None if pvalues is None else pvalues[t],
         )
         for t in task.targets
     }

@@ -13,6 +13,7 @@ import numpy as np
 
 from ._core import TaskData, combine_ranks, key_task_ranking
 from ._exact import NonFiniteResultError
+from ._parallel import parallel_map
 from .audit import audit_task
 from .bootstrap import leave_one_out_counts, resampled, summarise_resamples
 from .plan import PreparedAnalysis, bootstrap_block_ranks, prepare_analysis
@@ -312,6 +313,7 @@ def run_analysis(
     leave_one_out: bool = True,
     audit: bool = True,
     bootstrap_ranks: Mapping[tuple[str, str], np.ndarray] | None = None,
+    workers: int | None = None,
 ) -> AnalysisResult:
     """Rank a challenge's results under a registered scheme (contract §§1-3).
 
@@ -341,6 +343,10 @@ def run_analysis(
         :func:`bootstrap_block_ranks` computed elsewhere and concatenated in
         block order. Needs a seed (argument or scheme). Without it the
         bootstrap is computed here, block by block.
+    workers : int, optional
+        Worker threads for the tasks (and for the chunks of a large
+        significance map); default ``RANKING_WORKERS`` or min(cpu_count, 4).
+        The output does not depend on it.
 
     Returns
     -------
@@ -370,9 +376,10 @@ def run_analysis(
     done = 0
     rankings: dict[str, Any] = {}
     for key in prepared.keys:
-        task_blocks: dict[str, Any] = {}
-        task_ranks: list[np.ndarray] = []
-        for task in tasks:
+
+        def rank_task(
+            task: TaskData, key: str = key
+        ) -> tuple[dict[str, Any], np.ndarray]:
             try:
                 boot = None
                 if n_boot > 0:
@@ -381,7 +388,7 @@ def run_analysis(
                         if given is not None
                         else bootstrap_block_ranks(prepared, key=key, task=task.name)
                     )
-                block, ranks = _task_block(
+                return _task_block(
                     task,
                     executed,
                     key,
@@ -394,6 +401,15 @@ def run_analysis(
                 raise exc.named(
                     metric=key, task=task.name, algorithms=task.algorithms
                 ) from None
+            finally:
+                task.release()
+
+        task_blocks: dict[str, Any] = {}
+        task_ranks: list[np.ndarray] = []
+        # Tasks are independent: ranked on worker threads, collected in order.
+        for task, (block, ranks) in zip(
+            tasks, parallel_map(rank_task, tasks, workers), strict=True
+        ):
             task_blocks[task.name] = block
             task_ranks.append(ranks)
             done += 1

@@ -19,6 +19,7 @@ n ≤ 50 (R's rule), else the approximation.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,7 +31,9 @@ from ._ranks import rank_rows
 from .results import SignificanceResult
 
 __all__ = [
+    "PairedDifferences",
     "adjust_pvalues",
+    "pairs_with",
     "pairwise_wilcoxon",
     "significance_map",
     "significance_ranking",
@@ -60,6 +63,13 @@ def _exact_upper_tail() -> np.ndarray:
 
 def _pair_index(m: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(m, k=1)
+
+
+def pairs_with(m: int, column: int) -> np.ndarray:
+    """Positions (among all pairs i < j of m algorithms) of the pairs that
+    involve algorithm ``column``: the tests a change to one column affects."""
+    ii, jj = _pair_index(m)
+    return np.flatnonzero((ii == column) | (jj == column))
 
 
 _EXACT_FLOAT = 2.0**53  # integers below this add up exactly in float64
@@ -289,14 +299,17 @@ def _signed_rank_single(
 _SMALL = 4096  # up to this many p-values math.erfc is cheaper than importing scipy
 
 
-def _normal_upper_tail(z: np.ndarray) -> np.ndarray:
+def _normal_upper_tail(z: np.ndarray, family: int) -> np.ndarray:
     """P(Z >= z) for a standard normal Z, elementwise.
 
-    Small arrays (the data's own tests) use ``math.erfc`` so that a small job
-    never imports scipy; large ones (bootstrap samples) ``scipy.special.ndtr``.
-    Both are accurate to about one unit in the last place.
+    Small families of tests (``family`` p-values computed together: the
+    data's own tests) use ``math.erfc`` so that a small job never imports
+    scipy; large ones (bootstrap samples) ``scipy.special.ndtr``. Both are
+    accurate to about one unit in the last place, but not the same unit: the
+    choice depends on the family, never on how many of its tests are
+    recomputed (the audit recomputes a few pairs).
     """
-    if z.size <= _SMALL:
+    if family <= _SMALL:
         flat = [0.5 * math.erfc(v / _SQRT2) for v in z.ravel().tolist()]
         return np.asarray(flat, dtype=np.float64).reshape(z.shape)
     from scipy.special import ndtr
@@ -313,15 +326,17 @@ def _p_greater(
     tie: np.ndarray,
     n_zero: np.ndarray | None,
     method: str,
+    family: int,
 ) -> np.ndarray:
-    """One-sided p-value of "differences tend to be positive"."""
+    """One-sided p-value of "differences tend to be positive" (``family``:
+    see :func:`_normal_upper_tail`)."""
     nf = n_eff.astype(np.float64)
     mean = nf * (nf + 1) / 4
     var = (nf * (nf + 1) * (2 * nf + 1) - tie / 2) / 24
     ok = n_eff > 0
     sd = np.sqrt(np.where(ok, var, 1.0))
     z = (t_plus2 / 2 - mean - 0.5) / sd
-    p = np.where(ok, _normal_upper_tail(z), 1.0)
+    p = np.where(ok, _normal_upper_tail(z, family), 1.0)
     if method == "exact":
         table = _exact_upper_tail()
         exact = ok & (n_eff <= EXACT_MAX_N) & (tie == 0) & (n_zero == 0)
@@ -347,15 +362,14 @@ class PairedDifferences:
     ----------
     values : ndarray, shape (n_cases, m_algorithms)
         NaN marks a missing result.
-    pairs : (ndarray, ndarray), optional
-        The pairs (i, j) to test; all i < j by default.
+    pairs : ndarray, optional
+        The pairs to test, as positions in the list of all pairs i < j
+        (``numpy.triu_indices(m, 1)``, e.g. :func:`pairs_with`); all pairs by
+        default. Each keeps the chunk it has among all pairs, so its p-value
+        is computed exactly as when all pairs are tested.
     """
 
-    def __init__(
-        self,
-        values: np.ndarray,
-        pairs: tuple[np.ndarray, np.ndarray] | None = None,
-    ):
+    def __init__(self, values: np.ndarray, pairs: np.ndarray | None = None):
         x = np.asarray(values, dtype=np.float64)
         if x.ndim != 2:
             raise ValueError("values must be a (cases x algorithms) matrix")
@@ -365,17 +379,22 @@ class PairedDifferences:
         self._xt = np.ascontiguousarray(x.T) + 0.0  # algorithms x cases; no -0.0
         self._missing = np.isnan(self._xt)
         self._any_missing = bool(self._missing.any())
-        ii, jj = _pair_index(m) if pairs is None else pairs
+        ii, jj = _pair_index(m)
         step = max(1, _CHUNK_ELEMENTS // max(1, n))
-        self.chunks = [
-            (ii[p0 : p0 + step], jj[p0 : p0 + step]) for p0 in range(0, ii.size, step)
+        chosen = np.arange(ii.size) if pairs is None else np.unique(pairs)
+        bounds = np.searchsorted(chosen, np.arange(0, ii.size + step, step))
+        #: (first algorithms, second algorithms, pairs in the whole chunk)
+        self.chunks: list[tuple[np.ndarray, np.ndarray, int]] = [
+            (ii[chosen[lo:hi]], jj[chosen[lo:hi]], min(step, ii.size - k * step))
+            for k, (lo, hi) in enumerate(itertools.pairwise(bounds))
+            if hi > lo
         ]
-        self._keep = ii.size * n <= _KEEP_CELLS
+        self._keep = chosen.size * n <= _KEEP_CELLS
         self._sorted: dict[int, _PairChunk] = {}
 
     def differences(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """``d`` (one row per pair of chunk ``k``; 0.0 where dropped), dropped."""
-        a, b = self.chunks[k]
+        a, b, _ = self.chunks[k]
         d_rows = self._xt[a] - self._xt[b]
         if self._any_missing:
             dropped = self._missing[a] | self._missing[b]
@@ -441,11 +460,12 @@ def pairwise_wilcoxon(
     single = counts is None
     w = None if single else np.asarray(counts, dtype=np.int64)
     out = np.full((1 if w is None else w.shape[0], m, m), np.nan)
-    for k, (a, b) in enumerate(prepared.chunks):
+    for k, (a, b, whole) in enumerate(prepared.chunks):
         t2, n_eff, tie, n_zero = prepared.statistics(k, w, zeros=method == "exact")
         total2 = n_eff * (n_eff + 1)  # twice n(n+1)/2
-        p_a = _p_greater(t2, n_eff, tie, n_zero, method)  # a > b in value
-        p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method)
+        family = t2.shape[0] * whole
+        p_a = _p_greater(t2, n_eff, tie, n_zero, method, family)  # a > b in value
+        p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method, family)
         if not higher_is_better:
             p_a, p_b = p_b, p_a
         out[:, a, b] = p_a
@@ -496,17 +516,17 @@ def _decide(
     method: str,
     higher_is_better: bool,
     pairs: PairedDifferences | None = None,
+    pvalues: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    p = adjust_pvalues(
-        pairwise_wilcoxon(
+    if pvalues is None:
+        pvalues = pairwise_wilcoxon(
             values,
             counts,
             higher_is_better=higher_is_better,
             method=method,
             pairs=pairs,
-        ),
-        method=p_adjust,
-    )
+        )
+    p = adjust_pvalues(pvalues, method=p_adjust)
     significant = np.nan_to_num(p, nan=1.0) <= alpha
     return p, significant
 
@@ -520,11 +540,13 @@ def significance_scores(
     method: str = "approx",
     higher_is_better: bool = True,
     pairs: PairedDifferences | None = None,
+    pvalues: np.ndarray | None = None,
 ) -> np.ndarray:
     """Number of algorithms each algorithm is significantly better than.
 
     Returns shape (m,), or (B, m) with counts (seed 003, "Significance scoring").
-    ``pairs``: ``PairedDifferences(values)``, reused across calls.
+    ``pairs``: ``PairedDifferences(values)``, reused across calls;
+    ``pvalues``: the unadjusted p-values of ``values``, if already known.
     """
     _, significant = _decide(
         values,
@@ -534,6 +556,7 @@ def significance_scores(
         method=method,
         higher_is_better=higher_is_better,
         pairs=pairs,
+        pvalues=pvalues,
     )
     return significant.sum(axis=-1).astype(np.float64)
 
