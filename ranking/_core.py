@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._bounded import significant_pairs
 from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
 from ._validation import ResultsTable, validate_table
@@ -107,7 +108,16 @@ def rank_matrix(
             "higher_is_better": rule.higher_is_better,
             "pairs": pairs,
         }
-        if counts is None:
+        if counts is None and pvalues is None:
+            significant = significant_pairs(
+                x,
+                alpha=rule.alpha,
+                p_adjust=rule.p_adjust,
+                method=rule.test_method,
+                higher_is_better=rule.higher_is_better,
+            )
+            scores = significant.sum(axis=-1).astype(np.float64)
+        elif counts is None:
             scores = significance_scores(x, None, pvalues=pvalues, **kwargs)
         else:
             m = x.shape[1]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._bounded import significant_pairs
 from ._core import TaskData, combine_ranks, key_task_ranking
 from ._exact import NonFiniteResultError
 from ._parallel import parallel_map
@@ -18,7 +19,6 @@ from .audit import audit_task
 from .bootstrap import leave_one_out_counts, resampled, summarise_resamples
 from .plan import PreparedAnalysis, bootstrap_block_ranks, prepare_analysis
 from .scheme import Scheme, parse_scheme, scheme_to_dict
-from .significance import adjust_pvalues, pairwise_wilcoxon
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,17 +86,24 @@ def _values_after_policy(x: np.ndarray) -> np.ndarray:
 
 
 def _significance(
-    x: np.ndarray, scheme: Scheme, metric: str, algorithms: list[str]
+    x: np.ndarray,
+    scheme: Scheme,
+    metric: str,
+    algorithms: list[str],
+    workers: int | None,
 ) -> dict[str, dict[str, bool]]:
-    hib = scheme.higher_is_better[metric]
-    p = pairwise_wilcoxon(x, higher_is_better=hib, method=scheme.test.method)
     if scheme.method == "test_then_rank":
-        p = adjust_pvalues(p, method=scheme.test.p_adjust)
-        alpha = scheme.test.alpha
+        p_adjust, alpha = scheme.test.p_adjust, scheme.test.alpha
     else:
-        p = adjust_pvalues(p, method="holm")
-        alpha = scheme.uncertainty.alpha
-    sig = np.nan_to_num(p, nan=1.0) <= alpha
+        p_adjust, alpha = "holm", scheme.uncertainty.alpha
+    sig = significant_pairs(
+        x,
+        alpha=alpha,
+        p_adjust=p_adjust,
+        method=scheme.test.method,
+        higher_is_better=scheme.higher_is_better[metric],
+        workers=workers,
+    )
     return {
         a: {b: bool(sig[i, j]) for j, b in enumerate(algorithms) if j != i}
         for i, a in enumerate(algorithms)
@@ -196,6 +203,7 @@ def _task_block(
     seed: int,
     leave_one_out: bool,
     audit: bool,
+    workers: int | None,
 ) -> tuple[dict[str, Any], np.ndarray]:
     algs = task.algorithms
     integral = scheme.ties != "average"
@@ -222,7 +230,7 @@ def _task_block(
                 ),
             }
             x = task.values[key][t]
-            entry["significance"] = _significance(x, scheme, key, algs)
+            entry["significance"] = _significance(x, scheme, key, algs, workers)
             if scheme.uncertainty.rank_ci:
                 entry["rank_ci"] = _rank_ci(
                     x, scheme, key, algs, task_int_seed(seed, task.name)
@@ -231,7 +239,7 @@ def _task_block(
         block["targets"] = targets
     elif single_metric:
         x = task.values[key][""]
-        block["significance"] = _significance(x, scheme, key, algs)
+        block["significance"] = _significance(x, scheme, key, algs, workers)
         if scheme.uncertainty.rank_ci:
             block["rank_ci"] = _rank_ci(
                 x, scheme, key, algs, task_int_seed(seed, task.name)
@@ -396,6 +404,7 @@ def run_analysis(
                     seed=prepared.seed,
                     leave_one_out=leave_one_out,
                     audit=audit,
+                    workers=workers,
                 )
             except NonFiniteResultError as exc:
                 raise exc.named(

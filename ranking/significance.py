@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from ._exact import differences_safe
+from ._parallel import parallel_map
 from ._ranks import rank_rows
 from .results import SignificanceResult
 
@@ -429,6 +430,7 @@ def pairwise_wilcoxon(
     higher_is_better: bool = True,
     method: str = "approx",
     pairs: PairedDifferences | None = None,
+    workers: int | None = 1,
 ) -> np.ndarray:
     """One-sided paired Wilcoxon p-values for every ordered pair of algorithms.
 
@@ -446,6 +448,9 @@ def pairwise_wilcoxon(
         ``PairedDifferences(values)`` made once and reused across calls (its
         sorted pairs are then shared); it also selects the pairs tested (the
         others stay NaN).
+    workers : int, optional
+        Threads for the chunks of pairs of a large matrix (None: the default
+        of :func:`ranking._parallel.default_workers`); the result is the same.
 
     Returns
     -------
@@ -457,20 +462,22 @@ def pairwise_wilcoxon(
         raise ValueError("method must be 'approx' or 'exact'")
     prepared = PairedDifferences(values) if pairs is None else pairs
     m = prepared.shape[1]
-    single = counts is None
-    w = None if single else np.asarray(counts, dtype=np.int64)
+    w = None if counts is None else np.asarray(counts, dtype=np.int64)
     out = np.full((1 if w is None else w.shape[0], m, m), np.nan)
-    for k, (a, b, whole) in enumerate(prepared.chunks):
+
+    def chunk_pvalues(k: int) -> tuple[np.ndarray, np.ndarray]:
         t2, n_eff, tie, n_zero = prepared.statistics(k, w, zeros=method == "exact")
         total2 = n_eff * (n_eff + 1)  # twice n(n+1)/2
-        family = t2.shape[0] * whole
+        family = t2.shape[0] * prepared.chunks[k][2]
         p_a = _p_greater(t2, n_eff, tie, n_zero, method, family)  # a > b in value
         p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method, family)
-        if not higher_is_better:
-            p_a, p_b = p_b, p_a
+        return (p_a, p_b) if higher_is_better else (p_b, p_a)
+
+    results = parallel_map(chunk_pvalues, range(len(prepared.chunks)), workers)
+    for (a, b, _), (p_a, p_b) in zip(prepared.chunks, results, strict=True):
         out[:, a, b] = p_a
         out[:, b, a] = p_b
-    return out[0] if single else out
+    return out[0] if counts is None else out
 
 
 def adjust_pvalues(pvalues: np.ndarray, *, method: str = "none") -> np.ndarray:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ranking import run_analysis
+from ranking._bounded import decisions, significant_pairs
 from ranking._parallel import WORKERS_ENV, default_workers, parallel_map
 from ranking.significance import PairedDifferences, pairs_with, pairwise_wilcoxon
 from ranking.simulate import msd_like
@@ -69,3 +70,24 @@ def test_the_pairs_of_one_column_as_when_all_pairs_are_tested(decimals):
     assert np.array_equal(some[:, 3], full[:, 3], equal_nan=True)
     others = np.delete(np.delete(some, 3, axis=0), 3, axis=1)
     assert np.isnan(others).all()
+
+
+@pytest.mark.parametrize("p_adjust", ["none", "holm", "bonferroni"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bracketed_decisions_equal_the_exact_ones(p_adjust, seed):
+    rng = np.random.default_rng(seed)
+    n, m = 400, 12
+    skill = rng.permutation(np.linspace(0.0, 0.4, m))
+    x = skill[None, :] + rng.normal(size=(n, m))
+    x[rng.random(x.shape) < 0.05] = np.nan
+    x[:, 3] = np.round(x[:, 3], 1)  # ties and zero differences
+    x[:, 4] = x[:, 5]
+    for hib in (True, False):
+        exact = decisions(
+            pairwise_wilcoxon(x, higher_is_better=hib), alpha=0.05, p_adjust=p_adjust
+        )
+        bracketed = significant_pairs(
+            x, alpha=0.05, p_adjust=p_adjust, higher_is_better=hib, min_cases=1
+        )
+        assert np.array_equal(bracketed, exact)
+        assert 0 < exact.sum() < m * (m - 1)  # some decisions each way
