@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._bounded import significant_pairs
 from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
 from ._validation import ResultsTable, validate_table
 from .aggregate import aggregate_scores, case_ranks
 from .scheme import Scheme
-from .significance import significance_scores
+from .significance import PairedDifferences, significance_scores
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -75,9 +76,17 @@ class MatrixRule:
 
 
 def rank_matrix(
-    x: np.ndarray, counts: np.ndarray | None, rule: MatrixRule
+    x: np.ndarray,
+    counts: np.ndarray | None,
+    rule: MatrixRule,
+    pairs: PairedDifferences | None = None,
+    pvalues: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Ranks and scores of one matrix: shapes (m,) or (B, m) with counts."""
+    """Ranks and scores of one matrix: shapes (m,) or (B, m) with counts.
+
+    test_then_rank only: ``pairs`` is ``PairedDifferences(x)`` shared across
+    calls; ``pvalues`` the data's unadjusted p-values, if already known.
+    """
     if rule.method == "aggregate_then_rank":
         scores = aggregate_scores(x, counts, q=rule.q)
         ranks = rank_rows(
@@ -97,9 +106,19 @@ def rank_matrix(
             "p_adjust": rule.p_adjust,
             "method": rule.test_method,
             "higher_is_better": rule.higher_is_better,
+            "pairs": pairs,
         }
-        if counts is None:
-            scores = significance_scores(x, None, **kwargs)
+        if counts is None and pvalues is None:
+            significant = significant_pairs(
+                x,
+                alpha=rule.alpha,
+                p_adjust=rule.p_adjust,
+                method=rule.test_method,
+                higher_is_better=rule.higher_is_better,
+            )
+            scores = significant.sum(axis=-1).astype(np.float64)
+        elif counts is None:
+            scores = significance_scores(x, None, pvalues=pvalues, **kwargs)
         else:
             m = x.shape[1]
             step = max(1, _TEST_CHUNK // max(1, m * m))
@@ -152,6 +171,21 @@ class TaskData:
     values: dict[str, dict[str, np.ndarray]]
     raw: dict[str, dict[str, np.ndarray]]
     target_rows: dict[str, np.ndarray] = field(default_factory=dict)
+    _pairs: dict[tuple[str, str], PairedDifferences] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def pairs(self, metric: str, target: str) -> PairedDifferences:
+        """The Wilcoxon pairs of ``values[metric][target]``, sorted once and
+        shared by the bootstrap, leave-one-case-out and the audit."""
+        key = (metric, target)
+        if key not in self._pairs:
+            self._pairs[key] = PairedDifferences(self.values[metric][target])
+        return self._pairs[key]
+
+    def release(self) -> None:
+        """Drop the shared Wilcoxon pairs (memory) once the task is ranked."""
+        self._pairs.clear()
 
     def rows_of(self, target: str, counts: np.ndarray | None) -> np.ndarray | None:
         """Bootstrap counts restricted to the target's cases (None stays None)."""
@@ -300,14 +334,25 @@ def metric_task_ranking(
     *,
     targets_rule: str,
     values: dict[str, np.ndarray] | None = None,
+    pvalues: dict[str, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
     """Task ranking for one metric; targets combined by ``targets_rule``.
 
+    ``values`` replaces the task's matrices; ``pvalues`` gives their
+    unadjusted p-values per target (test_then_rank, full data), if known.
     Returns task ranks, task scores and {target: (ranks, scores)}.
     """
     mats = values if values is not None else task.values[metric]
+    shared = values is None and counts is not None and rule.method == "test_then_rank"
     per_target = {
-        t: rank_matrix(mats[t], task.rows_of(t, counts), rule) for t in task.targets
+        t: rank_matrix(
+            mats[t],
+            task.rows_of(t, counts),
+            rule,
+            task.pairs(metric, t) if shared else None,
+            None if pvalues is None else pvalues[t],
+        )
+        for t in task.targets
     }
     if not task.has_targets:
         ranks, scores = per_target[""]

@@ -23,6 +23,7 @@ import numpy as np
 from ._core import MatrixRule, TaskData, metric_task_ranking
 from .bootstrap import kendall_tau_b
 from .scheme import Scheme
+from .significance import PairedDifferences, pairs_with, pairwise_wilcoxon
 
 __all__ = ["DEFAULT_WITHHOLD_PERCENT", "audit_task", "withheld_ranks"]
 
@@ -101,23 +102,67 @@ def withheld_ranks(
         return None
     rule = MatrixRule.from_scheme(scheme, metric).with_(policy=effective)
     hib = rule.higher_is_better
+    substitute = (
+        scheme.missing.value[metric]
+        if effective == "value" and scheme.missing and scheme.missing.value
+        else None
+    )
+
+    def after_policy(x: np.ndarray) -> np.ndarray:
+        return x if substitute is None else np.where(np.isnan(x), substitute, x)
+
+    # Test-then-rank: withholding changes one column, so only the tests of
+    # its pairs change; the others keep the p-values of the unchanged data.
+    base = (
+        {
+            t: pairwise_wilcoxon(
+                after_policy(task.raw[metric][t]),
+                higher_is_better=hib,
+                method=rule.test_method,
+            )
+            for t in task.targets
+        }
+        if rule.method == "test_then_rank"
+        else None
+    )
     out: dict[str, dict[str, int | float | None]] = {}
     for j, alg in enumerate(task.algorithms):
         per_k: dict[str, int | float | None] = {}
         for pct in percents:
-            mats = {}
-            for t in task.targets:
-                x = _withhold(task.raw[metric][t], j, pct, hib)
-                if effective == "value":
-                    assert scheme.missing is not None
-                    assert scheme.missing.value is not None
-                    x = np.where(np.isnan(x), scheme.missing.value[metric], x)
-                mats[t] = x
+            mats = {
+                t: after_policy(_withhold(task.raw[metric][t], j, pct, hib))
+                for t in task.targets
+            }
+            pvalues = None
+            if base is not None:
+                pvalues = {t: _patched(base[t], mats[t], j, rule) for t in mats}
             ranks, _, _ = metric_task_ranking(
-                task, metric, rule, None, targets_rule=scheme.targets, values=mats
+                task,
+                metric,
+                rule,
+                None,
+                targets_rule=scheme.targets,
+                values=mats,
+                pvalues=pvalues,
             )
             per_k[str(pct)] = _json_rank(ranks[j])
         out[alg] = per_k
+    return out
+
+
+def _patched(
+    base: np.ndarray, x: np.ndarray, column: int, rule: MatrixRule
+) -> np.ndarray:
+    """``base`` p-values with the tests of ``column``'s pairs redone on ``x``."""
+    redone = pairwise_wilcoxon(
+        x,
+        higher_is_better=rule.higher_is_better,
+        method=rule.test_method,
+        pairs=PairedDifferences(x, pairs_with(x.shape[1], column)),
+    )
+    out = base.copy()
+    out[column, :] = redone[column, :]
+    out[:, column] = redone[:, column]
     return out
 
 

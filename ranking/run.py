@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._bounded import significant_pairs
 from ._core import TaskData, combine_ranks, key_task_ranking
 from ._exact import NonFiniteResultError
+from ._parallel import parallel_map
 from .audit import audit_task
 from .bootstrap import leave_one_out_counts, resampled, summarise_resamples
 from .plan import PreparedAnalysis, bootstrap_block_ranks, prepare_analysis
 from .scheme import Scheme, parse_scheme, scheme_to_dict
-from .significance import adjust_pvalues, pairwise_wilcoxon
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,17 +86,24 @@ def _values_after_policy(x: np.ndarray) -> np.ndarray:
 
 
 def _significance(
-    x: np.ndarray, scheme: Scheme, metric: str, algorithms: list[str]
+    x: np.ndarray,
+    scheme: Scheme,
+    metric: str,
+    algorithms: list[str],
+    workers: int | None,
 ) -> dict[str, dict[str, bool]]:
-    hib = scheme.higher_is_better[metric]
-    p = pairwise_wilcoxon(x, higher_is_better=hib, method=scheme.test.method)
     if scheme.method == "test_then_rank":
-        p = adjust_pvalues(p, method=scheme.test.p_adjust)
-        alpha = scheme.test.alpha
+        p_adjust, alpha = scheme.test.p_adjust, scheme.test.alpha
     else:
-        p = adjust_pvalues(p, method="holm")
-        alpha = scheme.uncertainty.alpha
-    sig = np.nan_to_num(p, nan=1.0) <= alpha
+        p_adjust, alpha = "holm", scheme.uncertainty.alpha
+    sig = significant_pairs(
+        x,
+        alpha=alpha,
+        p_adjust=p_adjust,
+        method=scheme.test.method,
+        higher_is_better=scheme.higher_is_better[metric],
+        workers=workers,
+    )
     return {
         a: {b: bool(sig[i, j]) for j, b in enumerate(algorithms) if j != i}
         for i, a in enumerate(algorithms)
@@ -195,6 +203,7 @@ def _task_block(
     seed: int,
     leave_one_out: bool,
     audit: bool,
+    workers: int | None,
 ) -> tuple[dict[str, Any], np.ndarray]:
     algs = task.algorithms
     integral = scheme.ties != "average"
@@ -221,7 +230,7 @@ def _task_block(
                 ),
             }
             x = task.values[key][t]
-            entry["significance"] = _significance(x, scheme, key, algs)
+            entry["significance"] = _significance(x, scheme, key, algs, workers)
             if scheme.uncertainty.rank_ci:
                 entry["rank_ci"] = _rank_ci(
                     x, scheme, key, algs, task_int_seed(seed, task.name)
@@ -230,7 +239,7 @@ def _task_block(
         block["targets"] = targets
     elif single_metric:
         x = task.values[key][""]
-        block["significance"] = _significance(x, scheme, key, algs)
+        block["significance"] = _significance(x, scheme, key, algs, workers)
         if scheme.uncertainty.rank_ci:
             block["rank_ci"] = _rank_ci(
                 x, scheme, key, algs, task_int_seed(seed, task.name)
@@ -312,6 +321,7 @@ def run_analysis(
     leave_one_out: bool = True,
     audit: bool = True,
     bootstrap_ranks: Mapping[tuple[str, str], np.ndarray] | None = None,
+    workers: int | None = None,
 ) -> AnalysisResult:
     """Rank a challenge's results under a registered scheme (contract §§1-3).
 
@@ -341,6 +351,10 @@ def run_analysis(
         :func:`bootstrap_block_ranks` computed elsewhere and concatenated in
         block order. Needs a seed (argument or scheme). Without it the
         bootstrap is computed here, block by block.
+    workers : int, optional
+        Worker threads for the tasks (and for the chunks of a large
+        significance map); default ``RANKING_WORKERS`` or min(cpu_count, 4).
+        The output does not depend on it.
 
     Returns
     -------
@@ -370,9 +384,10 @@ def run_analysis(
     done = 0
     rankings: dict[str, Any] = {}
     for key in prepared.keys:
-        task_blocks: dict[str, Any] = {}
-        task_ranks: list[np.ndarray] = []
-        for task in tasks:
+
+        def rank_task(
+            task: TaskData, key: str = key
+        ) -> tuple[dict[str, Any], np.ndarray]:
             try:
                 boot = None
                 if n_boot > 0:
@@ -381,7 +396,7 @@ def run_analysis(
                         if given is not None
                         else bootstrap_block_ranks(prepared, key=key, task=task.name)
                     )
-                block, ranks = _task_block(
+                return _task_block(
                     task,
                     executed,
                     key,
@@ -389,11 +404,21 @@ def run_analysis(
                     seed=prepared.seed,
                     leave_one_out=leave_one_out,
                     audit=audit,
+                    workers=workers,
                 )
             except NonFiniteResultError as exc:
                 raise exc.named(
                     metric=key, task=task.name, algorithms=task.algorithms
                 ) from None
+            finally:
+                task.release()
+
+        task_blocks: dict[str, Any] = {}
+        task_ranks: list[np.ndarray] = []
+        # Tasks are independent: ranked on worker threads, collected in order.
+        for task, (block, ranks) in zip(
+            tasks, parallel_map(rank_task, tasks, workers), strict=True
+        ):
             task_blocks[task.name] = block
             task_ranks.append(ranks)
             done += 1

@@ -19,17 +19,22 @@ n ≤ 50 (R's rule), else the approximation.
 
 from __future__ import annotations
 
+import itertools
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from ._exact import differences_safe
+from ._parallel import parallel_map
 from ._ranks import rank_rows
 from .results import SignificanceResult
 
 __all__ = [
+    "PairedDifferences",
     "adjust_pvalues",
+    "pairs_with",
     "pairwise_wilcoxon",
     "significance_map",
     "significance_ranking",
@@ -61,23 +66,70 @@ def _pair_index(m: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(m, k=1)
 
 
-def _signed_rank_batch(
-    d: np.ndarray, dropped: np.ndarray, counts: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Signed-rank statistics of many pairs in many resamples.
+def pairs_with(m: int, column: int) -> np.ndarray:
+    """Positions (among all pairs i < j of m algorithms) of the pairs that
+    involve algorithm ``column``: the tests a change to one column affects."""
+    ii, jj = _pair_index(m)
+    return np.flatnonzero((ii == column) | (jj == column))
 
-    Parameters
-    ----------
-    d : (P, n) differences; ``dropped`` (P, n) marks cases a pair does not use.
-    counts : (B, n) int case multiplicities.
 
-    Returns
-    -------
-    t2 : (B, P) twice the sum of the positive mid-ranks (an integer).
-    n_eff : (B, P) number of non-zero differences.
-    tie : (B, P) sum of (t^3 - t) over tie groups of |d|.
-    n_zero : (B, P) number of zero differences among used cases.
+_EXACT_FLOAT = 2.0**53  # integers below this add up exactly in float64
+
+
+def _counted(weights: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """``weights @ flags`` in exact integers: (B, n) ints by (n, P) 0/1 floats.
+
+    A float64 einsum (no BLAS threads, which stall on a busy machine) while
+    every sum stays below 2**53: each partial sum of non-negative integers is
+    at most the total, so no addition can round. Integer einsum beyond.
     """
+    if weights.size == 0 or float(weights.sum(axis=1).max()) < _EXACT_FLOAT:
+        out = np.einsum("bn,np->bp", weights.astype(np.float64), flags)
+        return out.astype(np.int64)
+    return np.einsum("bn,np->bp", weights.astype(np.int64), flags.astype(np.int64))
+
+
+_PACK = 2.0**20
+
+
+def _counted_two(
+    low: np.ndarray, high: np.ndarray, flags: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(low @ flags, high @ flags)`` in exact integers, as one product of
+    ``low + high * 2**20`` when both fit (the halves cannot overlap)."""
+    if low.size and (
+        float(low.sum(axis=1).max()) < _PACK
+        and float(high.sum(axis=1).max()) * _PACK < _EXACT_FLOAT
+    ):
+        packed = _counted(low + high * int(_PACK), flags)
+        upper = packed >> 20
+        return packed - (upper << 20), upper
+    return _counted(low, flags), _counted(high, flags)
+
+
+@dataclass(frozen=True)
+class _PairChunk:
+    """One chunk of pairs of a matrix, with everything a resample needs that
+    depends only on the data: each pair's |d| sorted once (seed 000's
+    bootstrap then costs O(n) per pair and sample)."""
+
+    zero: np.ndarray  # (n, P) zero differences among the used cases
+    fast: np.ndarray  # pairs whose non-zero |d| are all distinct
+    slow: np.ndarray  # the other pairs (tie groups on the full data)
+    pos_fast: np.ndarray  # (n, F) positive differences, by case
+    nz_fast: np.ndarray  # (n, F) non-zero differences of used cases, by case
+    order_fast: np.ndarray  # (n, F) case at each sorted position
+    pos_order_fast: np.ndarray  # (n, F) that case if its d > 0, else n (no case)
+    order_slow: np.ndarray  # (S, n)
+    nz_slow: np.ndarray  # (S, n) sorted non-zero flags
+    pos_slow: np.ndarray  # (S, n) sorted positive flags
+    start_slow: np.ndarray  # (S, n) first sorted position of each tie group
+    end_slow: np.ndarray  # (S, n) exclusive end of each tie group
+    group_start_slow: np.ndarray  # (S, n) first position of a non-zero group
+
+
+def _prepare_chunk(d: np.ndarray, dropped: np.ndarray) -> _PairChunk:
+    """Sort the |d| of some pairs; ``d`` (pairs x cases) is 0.0 where ``dropped``."""
     n_pairs, n = d.shape
     absd = np.where(dropped, 0.0, np.abs(d))
     zero = (absd == 0) & ~dropped
@@ -90,57 +142,100 @@ def _signed_rank_batch(
     pos = (sd > 0) & nz
     new = np.ones((n_pairs, n), dtype=bool)
     new[:, 1:] = sabs[:, 1:] != sabs[:, :-1]
-    ar = np.arange(n)
-    start = np.maximum.accumulate(np.where(new, ar, 0), axis=1)
-    last = np.ones((n_pairs, n), dtype=bool)
-    last[:, :-1] = new[:, 1:]
-    rev = np.maximum.accumulate(np.where(last[:, ::-1], ar, 0), axis=1)[:, ::-1]
-    end = n - rev  # exclusive end of the tie group
     group_start = new & nz
     # Pairs whose non-zero |d| are all distinct on the full data (the usual
     # case for continuous metrics) need no tie-group bookkeeping: in a
     # resample each case is its own tie group of size count.
     untied = group_start.sum(axis=1) == nz.sum(axis=1)
-    itype = np.int32 if n < 40_000 else np.int64
+    fast, slow = np.flatnonzero(untied), np.flatnonzero(~untied)
+    order_t = np.ascontiguousarray(order[fast].T)
+    pos_t = pos[fast].T
+    ar = np.arange(n)
+    s_new = new[slow]
+    start = np.maximum.accumulate(np.where(s_new, ar, 0), axis=1)
+    last = np.ones(s_new.shape, dtype=bool)
+    last[:, :-1] = s_new[:, 1:]
+    rev = np.maximum.accumulate(np.where(last[:, ::-1], ar, 0), axis=1)[:, ::-1]
+    used = ~dropped[fast]
+    return _PairChunk(
+        zero=np.ascontiguousarray(zero.T, dtype=np.float64),
+        fast=fast,
+        slow=slow,
+        pos_fast=np.ascontiguousarray(((d[fast] > 0) & used).T, dtype=np.float64),
+        nz_fast=np.ascontiguousarray(
+            ((np.abs(d[fast]) > 0) & used).T, dtype=np.float64
+        ),
+        order_fast=order_t,
+        pos_order_fast=np.ascontiguousarray(np.where(pos_t, order_t, n)),
+        order_slow=order[slow],
+        nz_slow=nz[slow],
+        pos_slow=pos[slow],
+        start_slow=start,
+        end_slow=n - rev,
+        group_start_slow=group_start[slow],
+    )
 
+
+def _cross_term(chunk: _PairChunk, w: np.ndarray, bound: int) -> np.ndarray:
+    """Σ over positive d of count x (inclusive cumulative count in |d| order),
+    shape (B, F): one pass over the sorted positions, each step adding the
+    counts of one position of every pair and sample (exact integers)."""
+    n, n_fast = chunk.order_fast.shape
+    ctype = np.int32 if bound * bound < 2**31 else np.int64
+    wt = np.zeros((n + 1, w.shape[0]), dtype=ctype)  # row n: "no case", count 0
+    wt[:n] = w.T
+    cum = np.zeros((n_fast, w.shape[0]), dtype=ctype)
+    acc = np.zeros_like(cum)
+    step = np.empty_like(cum)
+    for k in range(n):
+        np.take(wt, chunk.order_fast[k], axis=0, out=step)
+        cum += step
+        np.take(wt, chunk.pos_order_fast[k], axis=0, out=step)
+        step *= cum
+        acc += step
+    return acc.T.astype(np.int64)
+
+
+def _signed_rank_batch(
+    chunk: _PairChunk, counts: np.ndarray, *, zeros: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Signed-rank statistics of the chunk's pairs in many resamples.
+
+    Parameters
+    ----------
+    chunk : the pairs, from :func:`_prepare_chunk`.
+    counts : (B, n) int case multiplicities.
+
+    Returns
+    -------
+    t2 : (B, P) twice the sum of the positive mid-ranks (an integer).
+    n_eff : (B, P) number of non-zero differences.
+    tie : (B, P) sum of (t^3 - t) over tie groups of |d|.
+    n_zero : (B, P) number of zero differences among used cases (None
+        unless ``zeros``: only the exact test needs it).
+    """
+    n, n_pairs = chunk.zero.shape
+    itype = np.int32 if n < 40_000 else np.int64
     b_total = counts.shape[0]
     t2 = np.empty((b_total, n_pairs), dtype=np.int64)
     n_eff = np.empty((b_total, n_pairs), dtype=np.int64)
     tie = np.empty((b_total, n_pairs), dtype=np.float64)
+    fast, slow = chunk.fast, chunk.slow
     step = max(1, _CHUNK_ELEMENTS // max(1, n * n_pairs))
-    fast = np.flatnonzero(untied)
-    slow = np.flatnonzero(~untied)
-    if fast.size:
-        # Terms that do not depend on the order of |d| are sums over the cases
-        # in their own order (einsum: exact integers, and no BLAS threads).
-        used = ~dropped[fast]
-        nonzero = (np.abs(d[fast]) > 0) & used
-        nz_cases = nonzero.astype(np.int64)
-        pos_cases = ((d[fast] > 0) & used).astype(np.int64)
-        first_cases = (~nonzero).astype(np.int64)  # zeros and unused sort first
-        # The cross term works in (sorted position, pair, sample) layout: a
-        # cumulative sum over positions then adds whole rows (fast).
-        ctype = np.int32 if n * n < 2**31 else np.int64
-        order_fast = np.ascontiguousarray(order[fast].T)  # (n, pairs)
-        pos_sorted = np.ascontiguousarray(pos[fast].T).astype(ctype)[:, :, None]
     for b0 in range(0, b_total, step):
         w = counts[b0 : b0 + step].astype(itype, copy=False)
         b1 = b0 + w.shape[0]
         if fast.size:
             w64 = w.astype(np.int64)
             w2 = w64 * w64
-            s1 = np.einsum("bn,pn->bp", w64, pos_cases)  # counts of positive d
-            s2 = np.einsum("bn,pn->bp", w2, pos_cases)
-            total = np.einsum("bn,pn->bp", w64, nz_cases)  # non-zero d, counted
-            before = np.einsum("bn,pn->bp", w64, first_cases)
-            cubes = np.einsum("bn,pn->bp", w2 * w64, nz_cases)
-            ws = np.ascontiguousarray(w.T).astype(ctype)[order_fast]  # (n, P, B)
-            cum = np.empty_like(ws)
-            cum[0] = ws[0]
-            for k in range(1, n):
-                np.add(cum[k - 1], ws[k], out=cum[k])
-            cum *= pos_sorted
-            cross = np.einsum("kpb,kpb->bp", ws, cum).astype(np.int64)
+            bound = int(w64.sum(axis=1).max())
+            # Terms that do not depend on the order of |d| are sums over the
+            # cases in their own order: matrix products in exact integers.
+            # s1: positive d, counted; total: non-zero d, counted
+            s1, s2 = _counted_two(w64, w2, chunk.pos_fast)
+            total, cubes = _counted_two(w64, w2 * w64, chunk.nz_fast)
+            before = w64.sum(axis=1)[:, None] - total  # zeros and unused first
+            cross = _cross_term(chunk, w64, bound)
             # mid-rank of a case drawn k times whose inclusive count among the
             # non-zero |d| is c: c - (k - 1) / 2; twice the sum over positive
             # differences is 2 sum(k c) - sum(k^2) + sum(k)
@@ -149,18 +244,20 @@ def _signed_rank_batch(
             tie[b0:b1, fast] = cubes - total
         if slow.size:
             rows = np.arange(slow.size)[:, None]
-            ws = w[:, order[slow]] * nz[slow]
+            ws = w[:, chunk.order_slow] * chunk.nz_slow
             cum0 = np.zeros((ws.shape[0], slow.size, n + 1), dtype=np.int64)
             np.cumsum(ws, axis=2, out=cum0[:, :, 1:])
-            cs = cum0[:, rows, start[slow]]
-            g = cum0[:, rows, end[slow]] - cs
-            t2[b0:b1, slow] = np.einsum("bpn,bpn->bp", ws * pos[slow], 2 * cs + g + 1)
+            cs = cum0[:, rows, chunk.start_slow]
+            g = cum0[:, rows, chunk.end_slow] - cs
+            t2[b0:b1, slow] = np.einsum(
+                "bpn,bpn->bp", ws * chunk.pos_slow, 2 * cs + g + 1
+            )
             n_eff[b0:b1, slow] = cum0[:, :, n]
             gf = g.astype(np.float64)
-            tie[b0:b1, slow] = np.where(group_start[slow], gf * gf * gf - gf, 0.0).sum(
-                axis=2
-            )
-    n_zero = counts @ zero.T.astype(np.int64)
+            tie[b0:b1, slow] = np.where(
+                chunk.group_start_slow, gf * gf * gf - gf, 0.0
+            ).sum(axis=2)
+    n_zero = _counted(np.asarray(counts, dtype=np.int64), chunk.zero) if zeros else None
     return t2, n_eff, tie, n_zero
 
 
@@ -193,7 +290,8 @@ def _signed_rank_single(
     tie = np.zeros(n_pairs)
     if tied.any():
         ones = np.ones((1, n), dtype=np.int64)
-        t2_t, n_eff_t, tie_t, _ = _signed_rank_batch(d[tied], dropped[tied], ones)
+        chunk = _prepare_chunk(d[tied], dropped[tied])
+        t2_t, n_eff_t, tie_t, _ = _signed_rank_batch(chunk, ones, zeros=False)
         t2[tied], n_eff[tied], tie[tied] = t2_t[0], n_eff_t[0], tie_t[0]
     n_zero = n_first - np.count_nonzero(dropped, axis=1)
     return t2[None], n_eff[None], tie[None], n_zero[None]
@@ -202,14 +300,17 @@ def _signed_rank_single(
 _SMALL = 4096  # up to this many p-values math.erfc is cheaper than importing scipy
 
 
-def _normal_upper_tail(z: np.ndarray) -> np.ndarray:
+def _normal_upper_tail(z: np.ndarray, family: int) -> np.ndarray:
     """P(Z >= z) for a standard normal Z, elementwise.
 
-    Small arrays (the data's own tests) use ``math.erfc`` so that a small job
-    never imports scipy; large ones (bootstrap samples) ``scipy.special.ndtr``.
-    Both are accurate to about one unit in the last place.
+    Small families of tests (``family`` p-values computed together: the
+    data's own tests) use ``math.erfc`` so that a small job never imports
+    scipy; large ones (bootstrap samples) ``scipy.special.ndtr``. Both are
+    accurate to about one unit in the last place, but not the same unit: the
+    choice depends on the family, never on how many of its tests are
+    recomputed (the audit recomputes a few pairs).
     """
-    if z.size <= _SMALL:
+    if family <= _SMALL:
         flat = [0.5 * math.erfc(v / _SQRT2) for v in z.ravel().tolist()]
         return np.asarray(flat, dtype=np.float64).reshape(z.shape)
     from scipy.special import ndtr
@@ -224,17 +325,19 @@ def _p_greater(
     t_plus2: np.ndarray,
     n_eff: np.ndarray,
     tie: np.ndarray,
-    n_zero: np.ndarray,
+    n_zero: np.ndarray | None,
     method: str,
+    family: int,
 ) -> np.ndarray:
-    """One-sided p-value of "differences tend to be positive"."""
+    """One-sided p-value of "differences tend to be positive" (``family``:
+    see :func:`_normal_upper_tail`)."""
     nf = n_eff.astype(np.float64)
     mean = nf * (nf + 1) / 4
     var = (nf * (nf + 1) * (2 * nf + 1) - tie / 2) / 24
     ok = n_eff > 0
     sd = np.sqrt(np.where(ok, var, 1.0))
     z = (t_plus2 / 2 - mean - 0.5) / sd
-    p = np.where(ok, _normal_upper_tail(z), 1.0)
+    p = np.where(ok, _normal_upper_tail(z, family), 1.0)
     if method == "exact":
         table = _exact_upper_tail()
         exact = ok & (n_eff <= EXACT_MAX_N) & (tie == 0) & (n_zero == 0)
@@ -244,12 +347,90 @@ def _p_greater(
     return p
 
 
+_KEEP_CELLS = 2_000_000  # pairs x cases whose sorted |d| are kept between calls
+
+
+class PairedDifferences:
+    """The differences of pairs of algorithms of one (cases x algorithms)
+    matrix, in chunks of pairs of bounded size.
+
+    For resamples each pair's |d| are sorted once: a small matrix keeps its
+    sorted pairs between calls (a bootstrap's blocks, leave-one-case-out and
+    the audit share them); a large one sorts them again for every call, so
+    memory stays bounded by the chunk size.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n_cases, m_algorithms)
+        NaN marks a missing result.
+    pairs : ndarray, optional
+        The pairs to test, as positions in the list of all pairs i < j
+        (``numpy.triu_indices(m, 1)``, e.g. :func:`pairs_with`); all pairs by
+        default. Each keeps the chunk it has among all pairs, so its p-value
+        is computed exactly as when all pairs are tested.
+    """
+
+    def __init__(self, values: np.ndarray, pairs: np.ndarray | None = None):
+        x = np.asarray(values, dtype=np.float64)
+        if x.ndim != 2:
+            raise ValueError("values must be a (cases x algorithms) matrix")
+        x = differences_safe(x)  # d = x_i - x_j must not overflow
+        self.shape: tuple[int, int] = x.shape
+        n, m = x.shape
+        self._xt = np.ascontiguousarray(x.T) + 0.0  # algorithms x cases; no -0.0
+        self._missing = np.isnan(self._xt)
+        self._any_missing = bool(self._missing.any())
+        ii, jj = _pair_index(m)
+        step = max(1, _CHUNK_ELEMENTS // max(1, n))
+        chosen = np.arange(ii.size) if pairs is None else np.unique(pairs)
+        bounds = np.searchsorted(chosen, np.arange(0, ii.size + step, step))
+        #: (first algorithms, second algorithms, pairs in the whole chunk)
+        self.chunks: list[tuple[np.ndarray, np.ndarray, int]] = [
+            (ii[chosen[lo:hi]], jj[chosen[lo:hi]], min(step, ii.size - k * step))
+            for k, (lo, hi) in enumerate(itertools.pairwise(bounds))
+            if hi > lo
+        ]
+        self._keep = chosen.size * n <= _KEEP_CELLS
+        self._sorted: dict[int, _PairChunk] = {}
+
+    def differences(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """``d`` (one row per pair of chunk ``k``; 0.0 where dropped), dropped."""
+        a, b, _ = self.chunks[k]
+        d_rows = self._xt[a] - self._xt[b]
+        if self._any_missing:
+            dropped = self._missing[a] | self._missing[b]
+            d_rows[dropped] = 0.0
+        else:
+            dropped = np.zeros(d_rows.shape, dtype=bool)
+        return d_rows, dropped
+
+    def sorted_chunk(self, k: int) -> _PairChunk:
+        """Chunk ``k`` prepared for resamples (kept when the matrix is small)."""
+        chunk = self._sorted.get(k)
+        if chunk is None:
+            chunk = _prepare_chunk(*self.differences(k))
+            if self._keep:
+                self._sorted[k] = chunk
+        return chunk
+
+    def statistics(
+        self, k: int, counts: np.ndarray | None, *, zeros: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """(t2, n_eff, tie, n_zero) of chunk ``k``, each (B, pairs); B = 1
+        without counts (the data themselves); n_zero only with ``zeros``."""
+        if counts is None:
+            return _signed_rank_single(*self.differences(k))
+        return _signed_rank_batch(self.sorted_chunk(k), counts, zeros=zeros)
+
+
 def pairwise_wilcoxon(
     values: np.ndarray,
     counts: np.ndarray | None = None,
     *,
     higher_is_better: bool = True,
     method: str = "approx",
+    pairs: PairedDifferences | None = None,
+    workers: int | None = 1,
 ) -> np.ndarray:
     """One-sided paired Wilcoxon p-values for every ordered pair of algorithms.
 
@@ -263,6 +444,13 @@ def pairwise_wilcoxon(
         Direction: "i better than j" means ``x_i - x_j`` tends to be positive
         (negative when lower is better).
     method : {"approx", "exact"}
+    pairs : PairedDifferences, optional
+        ``PairedDifferences(values)`` made once and reused across calls (its
+        sorted pairs are then shared); it also selects the pairs tested (the
+        others stay NaN).
+    workers : int, optional
+        Threads for the chunks of pairs of a large matrix (None: the default
+        of :func:`ranking._parallel.default_workers`); the result is the same.
 
     Returns
     -------
@@ -270,46 +458,26 @@ def pairwise_wilcoxon(
         ``p[..., i, j]``: unadjusted p-value of "i better than j"; the diagonal
         is NaN. No cases left for a pair gives p = 1.
     """
-    x = np.asarray(values, dtype=np.float64)
-    if x.ndim != 2:
-        raise ValueError("values must be a (cases x algorithms) matrix")
     if method not in ("approx", "exact"):
         raise ValueError("method must be 'approx' or 'exact'")
-    x = differences_safe(x)  # d = x_i - x_j must not overflow
-    n, m = x.shape
-    single = counts is None
-    w = (
-        np.ones((1, n), dtype=np.int64)
-        if single
-        else np.asarray(counts, dtype=np.int64)
-    )
-    ii, jj = _pair_index(m)
-    out = np.full((w.shape[0], m, m), np.nan)
-    if ii.size:
-        xt = np.ascontiguousarray(x.T) + 0.0  # algorithms x cases; no -0.0
-        missing = np.isnan(xt)
-        any_missing = bool(missing.any())
-        pair_step = max(1, _CHUNK_ELEMENTS // max(1, n))
-        for p0 in range(0, ii.size, pair_step):
-            a, b = ii[p0 : p0 + pair_step], jj[p0 : p0 + pair_step]
-            d_rows = xt[a] - xt[b]  # one row per pair
-            if any_missing:
-                dropped_rows = missing[a] | missing[b]
-                d_rows[dropped_rows] = 0.0
-            else:
-                dropped_rows = np.zeros(d_rows.shape, dtype=bool)
-            if single:
-                t2, n_eff, tie, n_zero = _signed_rank_single(d_rows, dropped_rows)
-            else:
-                t2, n_eff, tie, n_zero = _signed_rank_batch(d_rows, dropped_rows, w)
-            total2 = n_eff * (n_eff + 1)  # twice n(n+1)/2
-            p_a = _p_greater(t2, n_eff, tie, n_zero, method)  # a > b in value
-            p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method)
-            if not higher_is_better:
-                p_a, p_b = p_b, p_a
-            out[:, a, b] = p_a
-            out[:, b, a] = p_b
-    return out[0] if single else out
+    prepared = PairedDifferences(values) if pairs is None else pairs
+    m = prepared.shape[1]
+    w = None if counts is None else np.asarray(counts, dtype=np.int64)
+    out = np.full((1 if w is None else w.shape[0], m, m), np.nan)
+
+    def chunk_pvalues(k: int) -> tuple[np.ndarray, np.ndarray]:
+        t2, n_eff, tie, n_zero = prepared.statistics(k, w, zeros=method == "exact")
+        total2 = n_eff * (n_eff + 1)  # twice n(n+1)/2
+        family = t2.shape[0] * prepared.chunks[k][2]
+        p_a = _p_greater(t2, n_eff, tie, n_zero, method, family)  # a > b in value
+        p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method, family)
+        return (p_a, p_b) if higher_is_better else (p_b, p_a)
+
+    results = parallel_map(chunk_pvalues, range(len(prepared.chunks)), workers)
+    for (a, b, _), (p_a, p_b) in zip(prepared.chunks, results, strict=True):
+        out[:, a, b] = p_a
+        out[:, b, a] = p_b
+    return out[0] if counts is None else out
 
 
 def adjust_pvalues(pvalues: np.ndarray, *, method: str = "none") -> np.ndarray:
@@ -354,13 +522,18 @@ def _decide(
     p_adjust: str,
     method: str,
     higher_is_better: bool,
+    pairs: PairedDifferences | None = None,
+    pvalues: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    p = adjust_pvalues(
-        pairwise_wilcoxon(
-            values, counts, higher_is_better=higher_is_better, method=method
-        ),
-        method=p_adjust,
-    )
+    if pvalues is None:
+        pvalues = pairwise_wilcoxon(
+            values,
+            counts,
+            higher_is_better=higher_is_better,
+            method=method,
+            pairs=pairs,
+        )
+    p = adjust_pvalues(pvalues, method=p_adjust)
     significant = np.nan_to_num(p, nan=1.0) <= alpha
     return p, significant
 
@@ -373,10 +546,14 @@ def significance_scores(
     p_adjust: str = "none",
     method: str = "approx",
     higher_is_better: bool = True,
+    pairs: PairedDifferences | None = None,
+    pvalues: np.ndarray | None = None,
 ) -> np.ndarray:
     """Number of algorithms each algorithm is significantly better than.
 
     Returns shape (m,), or (B, m) with counts (seed 003, "Significance scoring").
+    ``pairs``: ``PairedDifferences(values)``, reused across calls;
+    ``pvalues``: the unadjusted p-values of ``values``, if already known.
     """
     _, significant = _decide(
         values,
@@ -385,6 +562,8 @@ def significance_scores(
         p_adjust=p_adjust,
         method=method,
         higher_is_better=higher_is_better,
+        pairs=pairs,
+        pvalues=pvalues,
     )
     return significant.sum(axis=-1).astype(np.float64)
 

@@ -1,0 +1,63 @@
+"""Worker threads for the independent pieces of an analysis (tasks, chunks of
+pairs).
+
+Threads, not processes: the heavy work is numpy kernels, which release the
+GIL, and threads share the task matrices without copying them. Every piece is
+computed by the same code whatever thread runs it, and results are collected
+in input order, so the output is identical for any number of workers.
+
+The number of workers is ``RANKING_WORKERS`` from the environment, else
+``min(cpu_count, 4)`` (more threads than cores only add switching; beyond four
+the pieces of a typical challenge are too few to keep them busy).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+__all__ = ["WORKERS_ENV", "default_workers", "parallel_map"]
+
+WORKERS_ENV = "RANKING_WORKERS"
+_MAX_DEFAULT = 4
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def default_workers() -> int:
+    """``RANKING_WORKERS`` if set (at least 1), else min(cpu_count, 4)."""
+    given = os.environ.get(WORKERS_ENV, "").strip()
+    if given:
+        try:
+            return max(1, int(given))
+        except ValueError:
+            raise ValueError(
+                f"{WORKERS_ENV} must be a whole number of worker threads, not {given!r}"
+            ) from None
+    return max(1, min(os.cpu_count() or 1, _MAX_DEFAULT))
+
+
+def parallel_map(
+    fn: Callable[[T], R], items: Sequence[T], workers: int | None = None
+) -> Iterator[R]:
+    """Yield ``fn(item)`` for each item in order, computed on up to
+    ``workers`` threads (default :func:`default_workers`).
+
+    An exception surfaces where a plain loop would raise it: at the first
+    failing item in input order (work not yet started is then cancelled).
+    """
+    count = default_workers() if workers is None else max(1, int(workers))
+    if count == 1 or len(items) <= 1:
+        for item in items:
+            yield fn(item)
+        return
+    pool = ThreadPoolExecutor(max_workers=min(count, len(items)))
+    try:
+        futures = [pool.submit(fn, item) for item in items]
+        for future in futures:
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
