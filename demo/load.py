@@ -63,16 +63,14 @@ def _load_design(design: ModuleType, call: Call, users: dict[str, Any]) -> Chall
 
 
 def _answer_all(challenge: Challenge, answers: dict[int, Any], actor, *, task):
-    for number, value in sorted(answers.items()):
-        if isinstance(value, NotApplicable):
-            services.answer_parameter(
-                challenge=challenge,
-                task=task,
-                number=number,
-                not_applicable=value.reason,
-                actor=actor,
-            )
-        else:
-            services.answer_parameter(
-                challenge=challenge, task=task, number=number, value=value, actor=actor
-            )
+    services.answer_section(
+        challenge=challenge,
+        task=task,
+        actor=actor,
+        answers={
+            number: services.AnswerInput(not_applicable=value.reason)
+            if isinstance(value, NotApplicable)
+            else services.AnswerInput(value)
+            for number, value in answers.items()
+        },
+    )

@@ -21,7 +21,7 @@ from ranking.scheme import Scheme
 
 from .models import Answer, Task
 from .parameters import SCHEME_PROSE, Role
-from .services import require_edit, store_answer
+from .services import AnswerInput, require_edit, store_answers
 
 # Parameter number → key of `describe_scheme`: the prose a scheme writes.
 PROSE_FROM_SCHEME = {role.number: key for role, key in SCHEME_PROSE.items()}
@@ -135,14 +135,14 @@ def set_task_scheme(*, task: Task, scheme: Any, actor) -> Task:
 
 def write_scheme_prose(task: Task, *, actor) -> None:
     sentences = describe_scheme(task.scheme)
-    for number, key in PROSE_FROM_SCHEME.items():
-        store_answer(
-            challenge=task.challenge,
-            task=task,
-            number=number,
-            value=sentences[key],
-            actor=actor,
-        )
+    store_answers(
+        challenge=task.challenge,
+        task=task,
+        actor=actor,
+        answers={
+            n: AnswerInput(sentences[key]) for n, key in PROSE_FROM_SCHEME.items()
+        },
+    )
 
 
 @transaction.atomic

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Q, QuerySet
 
 from .completeness import Completeness, StoredAnswer, compute_completeness
-from .models import Challenge
+from .models import Answer, Challenge, Task
 
 
 def answers_of(challenge: Challenge) -> dict[tuple[int | None, int], StoredAnswer]:
@@ -30,12 +32,37 @@ def completeness_of(challenge: Challenge) -> Completeness:
     )
 
 
-def proposals_of(user) -> QuerySet[Challenge]:
-    """The proposals `user` organizes, ready for `completeness_of` per row
-    without further queries."""
-    return (
-        Challenge.objects.filter(Q(owner=user) | Q(co_organizers=user))
-        .distinct()
-        .select_related("call")
-        .prefetch_related("answers", "tasks")
+def completeness_of_many(challenges: Iterable[Challenge]) -> dict[int, Completeness]:
+    """`completeness_of` for a page of challenges (with their `call` loaded) in
+    two queries: the answers are read as plain values, not as model instances
+    (a page of 25 designs holds thousands of answers)."""
+    challenges = list(challenges)
+    ids = [c.pk for c in challenges]
+    answers: dict[int, dict] = {pk: {} for pk in ids}
+    rows = Answer.objects.filter(challenge_id__in=ids).values_list(
+        "challenge_id", "task_id", "number", "value", "not_applicable"
     )
+    for challenge_id, task_id, number, value, reason in rows.order_by():
+        answers[challenge_id][(task_id, number)] = StoredAnswer(value, reason)
+    tasks: dict[int, list[tuple[int, str]]] = {pk: [] for pk in ids}
+    for challenge_id, task_id, name in Task.objects.filter(
+        challenge_id__in=ids
+    ).values_list("challenge_id", "pk", "name"):
+        tasks[challenge_id].append((task_id, name))
+    return {
+        c.pk: compute_completeness(
+            answers=answers[c.pk],
+            tasks=tasks[c.pk],
+            threshold_percent=c.call.completeness_threshold,
+        )
+        for c in challenges
+    }
+
+
+def proposals_of(user) -> QuerySet[Challenge]:
+    """The proposals `user` organizes or co-organizes (no join and no DISTINCT:
+    a page and its count stay index reads at any number of proposals)."""
+    co_organized = Challenge.co_organizers.through.objects.filter(user=user)
+    return Challenge.objects.filter(
+        Q(owner=user) | Q(pk__in=co_organized.values("challenge_id"))
+    ).select_related("call")

@@ -18,7 +18,15 @@ from django.utils import timezone
 
 from .completeness import Completeness
 from .enums import ACTIONS_BY_STATUS, ALLOWED_TRANSITIONS, ChallengeStatus
-from .models import Answer, Call, Challenge, StatusChange, Task
+from .lock import amending
+from .models import (
+    Answer,
+    Call,
+    Challenge,
+    StatusChange,
+    Task,
+    refuse_registered_change,
+)
 from .parameters import BY_NUMBER, Role, get_parameter
 from .permissions import can_edit_challenge, can_manage_organizers, is_organizer
 from .planning import PLANNING_QUESTIONS
@@ -175,34 +183,6 @@ def clean_planning(planning: dict[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
-@transaction.atomic
-def answer_parameter(
-    *,
-    challenge: Challenge,
-    number: int,
-    actor,
-    task: Task | None = None,
-    value: Any = None,
-    not_applicable: str | None = None,
-    expected_version: int | None = None,
-) -> Answer:
-    """Store one answer (a value, or a reason why the parameter does not apply).
-
-    ``expected_version``: the answer's version the caller saw (0: none yet);
-    a save from a stale copy is refused with StaleEditError."""
-    require_edit(actor, challenge)
-    refuse_scheme_prose(task, number)
-    return store_answer(
-        challenge=challenge,
-        number=number,
-        actor=actor,
-        task=task,
-        value=value,
-        not_applicable=not_applicable,
-        expected_version=expected_version,
-    )
-
-
 def refuse_scheme_prose(task: Task | None, number: int) -> None:
     """Organizers never write the prose a task's ranking scheme writes (it would
     no longer say what the scheme executes); they change the scheme instead."""
@@ -272,16 +252,197 @@ def _changed_by_other(number: int, answer: Answer | None) -> OtherChange:
     return OtherChange(what, by, answer.updated, now)
 
 
-def _stored_answer(challenge: Challenge, task: Task | None, number: int):
-    return (
-        Answer.objects.select_for_update(of=("self",))
-        .select_related("updated_by")
-        .filter(challenge=challenge, task=task, number=number)
-        .first()
+@dataclass(frozen=True)
+class AnswerInput:
+    """One answer to store: a value, a reason why the parameter does not apply,
+    or ``clear=True`` (the stored answer is removed)."""
+
+    value: Any = None
+    not_applicable: str | None = None
+    clear: bool = False
+
+
+class AnswersRefusedError(ValidationError):
+    """Some answers of a `store_answers` call are invalid; nothing was written.
+
+    Keyed by `Parameter.key` (what a section form shows next to each field);
+    ``by_number`` keeps each answer's own error."""
+
+    def __init__(self, by_number: dict[int, ValidationError]):
+        self.by_number = by_number
+        super().__init__(
+            {_key(number): error.messages for number, error in by_number.items()}
+        )
+
+
+def _key(number: int) -> str:
+    parameter = BY_NUMBER.get(number)
+    return parameter.key if parameter else str(number)
+
+
+def _clean_input(
+    number: int, item: AnswerInput, task: Task | None, *, scheme_prose: bool
+) -> tuple[Any, str] | None:
+    """(clean value, n/a reason) to store, or None to clear; ValidationError."""
+    if not scheme_prose:
+        refuse_scheme_prose(task, number)
+    if item.clear:
+        if number == NAME_PARAMETER:
+            raise ValidationError({"number": "The challenge name cannot be cleared."})
+        return None
+    cleaned, reason = clean_answer(
+        number=number, task=task, value=item.value, not_applicable=item.not_applicable
     )
+    if number == NAME_PARAMETER and len(cleaned) > NAME_LIMIT:
+        raise ValidationError(
+            {
+                "value": f"Parameter {NAME_PARAMETER} (Challenge name): "
+                f"at most {NAME_LIMIT} characters."
+            }
+        )
+    return cleaned, reason
+
+
+def _unchanged(answer: Answer | None, wanted: tuple[Any, str] | None) -> bool:
+    if answer is None:
+        return wanted is None
+    return wanted is not None and (answer.value, answer.not_applicable) == wanted
 
 
 @transaction.atomic
+def store_answers(
+    *,
+    challenge: Challenge,
+    actor,
+    answers: Mapping[int, AnswerInput],
+    task: Task | None = None,
+    expected_versions: Mapping[int, int] | None = None,
+    scheme_prose: bool = True,
+) -> dict[int, Answer | None]:
+    """Validate and write several answers of the challenge (or of one task):
+    all of them or none. Returns parameter number -> stored answer (None: cleared).
+
+    Without the organizer check: callers are responsible for permission
+    (`answer_parameter` and `answer_section` for organizers, approved
+    amendments for chairs). ``scheme_prose=False`` refuses the parameters a
+    task's ranking scheme writes (organizers change the scheme instead).
+
+    One lock of the challenge serialises the writers of its answers, so the
+    current rows are read once and their next versions are known. Every answer
+    is checked before anything is written: a save from a stale copy
+    (``expected_versions``: parameter -> version the caller saw, 0 for none;
+    absent: not checked) raises StaleEditError naming every such change, then
+    invalid answers raise AnswersRefusedError naming every field. Unchanged
+    answers are not written; the challenge's ``updated`` is stamped once.
+    """
+    if task is not None and task.challenge_id != challenge.pk:
+        raise ValidationError({"task": "The task belongs to another challenge."})
+    wanted: dict[int, tuple[Any, str] | None] = {}
+    errors: dict[int, ValidationError] = {}
+    for number, item in answers.items():
+        try:
+            wanted[number] = _clean_input(number, item, task, scheme_prose=scheme_prose)
+        except ValidationError as exc:
+            errors[number] = exc
+    status, version = (
+        Challenge.objects.select_for_update()
+        .filter(pk=challenge.pk)
+        .values_list("status", "version")
+        .get()
+    )
+    stored = {
+        a.number: a
+        for a in Answer.objects.select_related("updated_by").filter(
+            challenge=challenge, task=task, number__in=list(answers)
+        )
+    }
+    changed = {n: w for n, w in wanted.items() if not _unchanged(stored.get(n), w)}
+    expected = expected_versions or {}
+    stale = [
+        _changed_by_other(n, stored.get(n))
+        for n in changed
+        if n in expected and expected[n] != getattr(stored.get(n), "version", 0)
+    ]
+    if stale:
+        raise StaleEditError(stale)
+    if errors:
+        raise AnswersRefusedError(errors)
+    result = {n: stored.get(n) for n in answers}
+    if changed:
+        result.update(
+            _write_answers(challenge, task, changed, stored, actor, status, version)
+        )
+    return result
+
+
+def _write_answers(challenge, task, changed, stored, actor, status, version):
+    """The writes of `store_answers` (the challenge row is locked)."""
+    now = timezone.now()
+    created, updated, cleared = [], [], []
+    result: dict[int, Answer | None] = {}
+    for number, wanted in changed.items():
+        answer = stored.get(number)
+        if wanted is None:
+            cleared.append(answer.pk)
+            result[number] = None
+            continue
+        if answer is None:
+            answer = Answer(challenge=challenge, task=task, number=number)
+            created.append(answer)
+        else:
+            answer.version += 1  # the challenge is locked: no other writer
+            updated.append(answer)
+        answer.value, answer.not_applicable = wanted
+        answer.updated_by, answer.updated = actor, now
+        result[number] = answer
+    if status == ChallengeStatus.REGISTERED and not amending():
+        first = next(iter(changed))
+        target = result[first] or stored[first]
+        refuse_registered_change(target, f"The answer {target}")
+    if created:
+        Answer.objects.bulk_create(created)
+    if updated:
+        Answer.objects.bulk_update(
+            updated, ["value", "not_applicable", "version", "updated_by", "updated"]
+        )
+    if cleared:
+        Answer.objects.filter(pk__in=cleared).delete()
+    stamp: dict[str, Any] = {"updated": now}
+    if changed.get(NAME_PARAMETER):
+        stamp["name"] = challenge.name = changed[NAME_PARAMETER][0]
+        stamp["version"] = challenge.version = version + 1
+    Challenge.objects.filter(pk=challenge.pk).update(**stamp)
+    challenge.updated = now
+    return result
+
+
+def _store_one(
+    *,
+    challenge: Challenge,
+    actor,
+    task: Task | None,
+    number: int,
+    item: AnswerInput,
+    expected_version: int | None,
+    scheme_prose: bool,
+) -> Answer | None:
+    """`store_answers` for one answer; an invalid one raises its own error."""
+    try:
+        stored = store_answers(
+            challenge=challenge,
+            actor=actor,
+            task=task,
+            answers={number: item},
+            expected_versions=None
+            if expected_version is None
+            else {number: expected_version},
+            scheme_prose=scheme_prose,
+        )
+    except AnswersRefusedError as exc:
+        raise exc.by_number[number] from None
+    return stored[number]
+
+
 def store_answer(
     *,
     challenge: Challenge,
@@ -292,53 +453,44 @@ def store_answer(
     not_applicable: str | None = None,
     expected_version: int | None = None,
 ) -> Answer:
-    """Validate and write an answer without the organizer check.
-
-    Callers are responsible for permission: `answer_parameter` for organizers,
-    approved amendments for chairs. An unchanged answer is not written; a
-    changed one from a stale copy (``expected_version``) is refused.
-    """
-    if task is not None and task.challenge_id != challenge.pk:
-        raise ValidationError({"task": "The task belongs to another challenge."})
-    cleaned, reason = clean_answer(
-        number=number, task=task, value=value, not_applicable=not_applicable
+    """`store_answers` for one answer (a value or a not-applicable reason)."""
+    return _store_one(
+        challenge=challenge,
+        actor=actor,
+        task=task,
+        number=number,
+        item=AnswerInput(value, not_applicable),
+        expected_version=expected_version,
+        scheme_prose=True,
     )
-    if number == NAME_PARAMETER and len(cleaned) > NAME_LIMIT:
-        raise ValidationError(
-            {
-                "value": f"Parameter {NAME_PARAMETER} (Challenge name): "
-                f"at most {NAME_LIMIT} characters."
-            }
-        )
-    answer = _stored_answer(challenge, task, number)
-    if answer is not None and (answer.value, answer.not_applicable) == (
-        cleaned,
-        reason,
-    ):
-        return answer  # a save touches only what it changes
-    check(
-        expected_version,
-        answer.version if answer else 0,
-        lambda: _changed_by_other(number, answer),
+
+
+def answer_parameter(
+    *,
+    challenge: Challenge,
+    number: int,
+    actor,
+    task: Task | None = None,
+    value: Any = None,
+    not_applicable: str | None = None,
+    expected_version: int | None = None,
+) -> Answer:
+    """Store one answer (a value, or a reason why the parameter does not apply).
+
+    ``expected_version``: the answer's version the caller saw (0: none yet);
+    a save from a stale copy is refused with StaleEditError."""
+    require_edit(actor, challenge)
+    return _store_one(
+        challenge=challenge,
+        actor=actor,
+        task=task,
+        number=number,
+        item=AnswerInput(value, not_applicable),
+        expected_version=expected_version,
+        scheme_prose=False,
     )
-    if answer is None:
-        answer = Answer(challenge=challenge, task=task, number=number)
-    else:
-        answer.version += 1  # the row is locked (`_stored_answer`): no race
-    answer.value, answer.not_applicable, answer.updated_by = cleaned, reason, actor
-    answer.save()
-    if number == NAME_PARAMETER:
-        challenge.name = cleaned
-        bump(challenge)
-        challenge.save(update_fields=["name", "version", "updated"])
-        challenge.refresh_from_db(fields=["version"])
-    else:  # only the time: never write back a name read earlier
-        challenge.updated = timezone.now()
-        Challenge.objects.filter(pk=challenge.pk).update(updated=challenge.updated)
-    return answer
 
 
-@transaction.atomic
 def clear_answer(
     *,
     challenge: Challenge,
@@ -348,81 +500,41 @@ def clear_answer(
     expected_version: int | None = None,
 ) -> None:
     require_edit(actor, challenge)
-    if number == NAME_PARAMETER:
-        raise ValidationError({"number": "The challenge name cannot be cleared."})
-    refuse_scheme_prose(task, number)
-    answer = _stored_answer(challenge, task, number)
-    if answer is None:
-        return
-    check(expected_version, answer.version, lambda: _changed_by_other(number, answer))
-    answer.delete()
-    challenge.save(update_fields=["updated"])
+    _store_one(
+        challenge=challenge,
+        actor=actor,
+        task=task,
+        number=number,
+        item=AnswerInput(clear=True),
+        expected_version=expected_version,
+        scheme_prose=False,
+    )
 
 
-@dataclass(frozen=True)
-class SectionAnswer:
-    """One parameter of a section form: a value, a not-applicable reason, or
-    neither (the answer is cleared)."""
-
-    value: Any = None
-    not_applicable: str | None = None
-
-    @property
-    def is_empty(self) -> bool:
-        return self.value is None and self.not_applicable is None
-
-
-@transaction.atomic
 def answer_section(
     *,
     challenge: Challenge,
     actor,
-    answers: Mapping[int, SectionAnswer],
+    answers: Mapping[int, AnswerInput],
     task: Task | None = None,
     seen_versions: Mapping[int, int] | None = None,
 ) -> None:
     """Store the answers of one editor section: all of them or none.
 
-    Every parameter is tried, so the ValidationError raised at the end (keyed by
-    `Parameter.key`) names every refused field; raising it rolls back the rest.
-    Only changed answers are written. ``seen_versions`` (parameter → version
-    shown in the form, 0 for none): an answer changed by someone else since is
-    not overwritten; StaleEditError names every such change.
+    `store_answers` for an organizer: every refused field is named (keyed by
+    `Parameter.key`); ``seen_versions`` (parameter → version shown in the
+    form, 0 for none): an answer changed by someone else since is not
+    overwritten; StaleEditError names every such change.
     """
     require_edit(actor, challenge)
-    Challenge.objects.select_for_update().filter(pk=challenge.pk).first()
-    errors: dict[str, list[str]] = {}
-    changes = []
-    for number, answer in answers.items():
-        expected = None if seen_versions is None else seen_versions.get(number, 0)
-        try:
-            with transaction.atomic():
-                if answer.is_empty:
-                    clear_answer(
-                        challenge=challenge,
-                        task=task,
-                        number=number,
-                        actor=actor,
-                        expected_version=expected,
-                    )
-                else:
-                    answer_parameter(
-                        challenge=challenge,
-                        task=task,
-                        number=number,
-                        actor=actor,
-                        value=answer.value,
-                        not_applicable=answer.not_applicable,
-                        expected_version=expected,
-                    )
-        except StaleEditError as exc:
-            changes += exc.changes
-        except ValidationError as exc:
-            errors[get_parameter(number).key] = exc.messages
-    if changes:
-        raise StaleEditError(changes)
-    if errors:
-        raise ValidationError(errors)
+    store_answers(
+        challenge=challenge,
+        actor=actor,
+        task=task,
+        answers=answers,
+        expected_versions=seen_versions,
+        scheme_prose=False,
+    )
 
 
 # --- tasks ------------------------------------------------------------------

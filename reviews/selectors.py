@@ -28,7 +28,7 @@ from registry.enums import ChallengeStatus
 from registry.models import Challenge
 from registry.parameters import Role as ParameterRole
 from registry.permissions import is_chair, is_organizer
-from registry.selectors import completeness_of
+from registry.selectors import completeness_of_many
 
 from .conflicts import conflict_reason
 from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
@@ -444,13 +444,14 @@ def submissions_of(call, *, status: str = "", sort: str = "name") -> QuerySet:
             ),
         )
         .select_related("call")
-        .prefetch_related("answers", "tasks")
         .order_by(order, "id")
     )
 
 
 def submission_rows(challenges) -> list[Submission]:
     """Rows of the call overview for annotated `submissions_of` challenges."""
+    challenges = list(challenges)
+    completeness = completeness_of_many(challenges)
     rows = []
     for challenge in challenges:
         minimum = {
@@ -474,7 +475,7 @@ def submission_rows(challenges) -> list[Submission]:
         rows.append(
             Submission(
                 challenge=challenge,
-                completeness=completeness_of(challenge).submission.percent,
+                completeness=completeness[challenge.pk].submission.percent,
                 progress=progress,
                 next_due=challenge.next_due,
                 missing_reviews=max(0, required - challenge.reviews_in),

@@ -368,15 +368,15 @@ def validate_document(data: Any, *, call: Call | None = None) -> dict[str, Any]:
 
 
 def _write_answers(challenge: Challenge, task, answers, owner) -> None:
-    for answer in answers:
-        services.answer_parameter(
-            challenge=challenge,
-            task=task,
-            number=answer["number"],
-            actor=owner,
-            value=answer.get("value"),
-            not_applicable=answer.get("not_applicable"),
-        )
+    services.answer_section(
+        challenge=challenge,
+        task=task,
+        actor=owner,
+        answers={
+            a["number"]: services.AnswerInput(a.get("value"), a.get("not_applicable"))
+            for a in answers
+        },
+    )
 
 
 @transaction.atomic

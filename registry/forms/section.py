@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 
 from ..completeness import StoredAnswer
 from ..sections import Section
-from ..services import SectionAnswer
+from ..services import AnswerInput
 from .answers import answer_field, to_raw
 from .base import CrispyFormMixin
 
@@ -114,7 +114,7 @@ class SectionForm(CrispyFormMixin, forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        answers: dict[int, SectionAnswer] = {}
+        answers: dict[int, AnswerInput] = {}
         for parameter in self.section.parameters:
             key = parameter.key
             if parameter.number in self.derived:
@@ -124,7 +124,7 @@ class SectionForm(CrispyFormMixin, forms.Form):
                 if not reason:
                     self.add_error(f"{key}-reason", "Say why it does not apply.")
                     continue
-                answers[parameter.number] = SectionAnswer(not_applicable=reason)
+                answers[parameter.number] = AnswerInput(not_applicable=reason)
                 continue
             if key not in cleaned:  # the input itself was refused
                 continue
@@ -135,7 +135,7 @@ class SectionForm(CrispyFormMixin, forms.Form):
                 except ValidationError as exc:
                     self.add_error(key, exc.messages)
                     continue
-            answers[parameter.number] = SectionAnswer(value=value)
+            answers[parameter.number] = AnswerInput(value, clear=value is None)
         self.answers = answers
         return cleaned
 

@@ -27,7 +27,7 @@ from ..permissions import (
     is_organizer,
 )
 from ..planning import PLANNING_QUESTIONS, unanswered_planning
-from ..selectors import completeness_of, proposals_of
+from ..selectors import completeness_of, completeness_of_many, proposals_of
 
 
 @cache_public_get
@@ -44,7 +44,8 @@ def home(request):
 @login_required
 def dashboard(request):
     page = html_page(request, proposals_of(request.user).order_by("-updated", "-id"))
-    rows = [(c, completeness_of(c).submission) for c in page.object_list]
+    completeness = completeness_of_many(page.object_list)
+    rows = [(c, completeness[c.pk].submission) for c in page.object_list]
     return render(request, "registry/dashboard.html", {"rows": rows, "page": page})
 
 

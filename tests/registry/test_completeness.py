@@ -1,5 +1,9 @@
+from registry import services
 from registry.completeness import StoredAnswer, compute_completeness
+from registry.models import Challenge
 from registry.parameters import PARAMETERS, parameters_at
+from registry.selectors import completeness_of, completeness_of_many
+from tests.factories import ChallengeFactory, TaskFactory
 
 CHALLENGE_LEVEL = parameters_at("challenge")
 TASK_LEVEL = parameters_at("task")
@@ -93,3 +97,25 @@ def test_sections_cover_every_entry_once():
     )
     assert sum(t.total for *_, t in result.sections()) == len(result.entries)
     assert len(PARAMETERS) == 53
+
+
+def test_completeness_of_many_is_completeness_of_each(
+    accepted, organizer, call, django_assert_num_queries
+):
+    partial = ChallengeFactory(call=call, owner=organizer, name="Partial")
+    TaskFactory(challenge=partial, name="A")
+    TaskFactory(challenge=partial, name="B")
+    services.answer_parameter(
+        challenge=partial, number=5, value="Venue", actor=organizer
+    )
+    services.answer_parameter(
+        challenge=partial, number=7, not_applicable="No humans.", actor=organizer
+    )
+    empty = ChallengeFactory(call=call, owner=organizer, name="Empty")
+    page = list(Challenge.objects.select_related("call").order_by("pk"))
+    with django_assert_num_queries(2):
+        many = completeness_of_many(page)
+    assert many == {c.pk: completeness_of(c) for c in page}
+    assert many[accepted.pk].can_submit
+    assert many[empty.pk].overall.done == 0
+    assert 0 < many[partial.pk].overall.done < many[accepted.pk].overall.done

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from registry import services
 from registry.models import Answer, Challenge
-from registry.services import SectionAnswer
+from registry.services import AnswerInput
 from registry.versions import StaleEditError
 from tests.factories import UserFactory
 
@@ -40,7 +40,7 @@ def test_a_section_saved_from_a_stale_copy_is_refused_with_the_change(
     services.answer_section(
         challenge=proposal,
         actor=colleague,
-        answers={2: SectionAnswer(value="https://carla.example.org")},
+        answers={2: AnswerInput(value="https://carla.example.org")},
         seen_versions=seen,
     )
     with pytest.raises(StaleEditError) as refused:
@@ -48,8 +48,8 @@ def test_a_section_saved_from_a_stale_copy_is_refused_with_the_change(
             challenge=proposal,
             actor=organizer,
             answers={
-                1: SectionAnswer(value="Decathlon"),
-                2: SectionAnswer(value="https://olga.example.org"),
+                1: AnswerInput(value="Decathlon"),
+                2: AnswerInput(value="https://olga.example.org"),
             },
             seen_versions=seen,
         )
@@ -71,7 +71,7 @@ def test_a_save_touches_only_the_fields_it_changed(proposal, organizer, colleagu
     services.answer_section(
         challenge=proposal,
         actor=colleague,
-        answers={5: SectionAnswer(value="Venue B")},
+        answers={5: AnswerInput(value="Venue B")},
         seen_versions=seen,
     )
     # Olga's page still shows the old venue field empty; she edits the website only
@@ -79,8 +79,8 @@ def test_a_save_touches_only_the_fields_it_changed(proposal, organizer, colleagu
         challenge=proposal,
         actor=organizer,
         answers={
-            1: SectionAnswer(value="Decathlon"),
-            2: SectionAnswer(value="https://b.example.org"),
+            1: AnswerInput(value="Decathlon"),
+            2: AnswerInput(value="https://b.example.org"),
         },
         seen_versions=seen,
     )

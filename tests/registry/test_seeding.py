@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from registry.models import Registration, RegistrationListing
 from registry.registration import registration_document, verify_registrations
 from registry.search import listing_facts
-from registry.seeding import SEED_PREFIX, seed_registry
+from registry.seeding import SEED_PREFIX, insert_answers, seed_registry
 
 pytestmark = pytest.mark.django_db
 
@@ -48,3 +48,31 @@ def test_seeding_refuses_a_database_with_other_registrations(accepted, chair):
         call_command("seed_registry", "--count", "1")
     call_command("seed_registry", "--count", "1", "--force")
     assert Registration.objects.filter(call__slug__startswith=SEED_PREFIX).count() == 1
+
+
+def test_seeded_answer_rows_are_the_rows_the_services_write(accepted, organizer, call):
+    """On PostgreSQL the seeder writes answers with COPY: the same rows."""
+    from registry.models import Answer
+    from tests.factories import ChallengeFactory, TaskFactory
+
+    copy = ChallengeFactory(call=call, owner=organizer, name="Copy")
+    task = TaskFactory(challenge=copy, name="Brain")
+    written = Answer.objects.filter(challenge=accepted).exclude(number=1)
+    insert_answers(
+        [(copy.pk, a.task_id and task.pk, a.number, a.value) for a in written],
+        organizer,
+    )
+
+    def rows(challenge):
+        return {
+            (a.task is not None, a.number): (
+                a.value,
+                a.not_applicable,
+                a.version,
+                a.updated_by_id,
+            )
+            for a in Answer.objects.filter(challenge=challenge).exclude(number=1)
+        }
+
+    assert rows(copy) == rows(accepted)
+    assert len(rows(copy)) > 50
