@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from ranking import MissingResultsError, run_analysis
+from tests.schemes import msd_scheme
 
 from .conftest import frame_from
 
@@ -152,17 +153,7 @@ def test_run_analysis_msd_scheme_na_worst_value_and_subtasks():
     edema = frame_from(np.column_stack([a, b, c]), target="edema")
     core = frame_from(np.column_stack([b, a, c - 0.2]), target="core")
     frame = pd.concat([edema, core], ignore_index=True)
-    scheme = {
-        "metric": "DSC",
-        "higher_is_better": True,
-        "missing": {"policy": "value", "value": 0},
-        "method": "test_then_rank",
-        "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
-        "ties": "min",
-        "targets": "mean_rank",
-        "consensus": "mean_rank",
-        "uncertainty": {"bootstrap": 20, "seed": 1},
-    }
+    scheme = msd_scheme(uncertainty={"bootstrap": 20, "seed": 1})
     task = _task(run_analysis(frame, scheme))
     assert task["targets"]["edema"]["scores"] == {"A1": 2, "A2": 0, "A3": 0}
     assert task["targets"]["edema"]["ranks"] == {"A1": 1, "A2": 2, "A3": 2}

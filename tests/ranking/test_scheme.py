@@ -1,23 +1,11 @@
 import pytest
 
 from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
+from tests.schemes import msd_scheme
 
-MSD = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "test_then_rank",
-    "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
-    "ties": "min",
-    "targets": "mean_rank",
-    "consensus": "mean_rank",
-    "uncertainty": {
-        "bootstrap": 1000,
-        "seed": 1,
-        "rank_ci": ["bootstrap"],
-        "alpha": 0.05,
-    },
-}
+MSD = msd_scheme(
+    uncertainty={"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"], "alpha": 0.05}
+)
 
 
 def _with(**changes):
