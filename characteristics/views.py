@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from analysis.access import visible_results
 from analysis.models import AnalysisStatus
 from analysis.plots import figure_png
 from analysis.services import can_see_results, can_upload_results, results_frame
@@ -21,7 +22,6 @@ from .design import named_columns
 from .forms import MetadataCommitForm, MetadataUploadForm, ModelSpecForm
 from .models import CaseMetadataVersion, CaseModelRun
 from .plots import forest_global, forest_per_algorithm
-from .selectors import visible_results
 from .summary import failure_rate_table, findings
 
 PLOT_DPI = 110
