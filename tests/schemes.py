@@ -27,3 +27,10 @@ def msd_scheme(*, without: tuple[str, ...] = (), **fields: Any) -> dict[str, Any
     for name in without:
         del scheme[name]
     return scheme
+
+
+def mean_scheme(**fields: Any) -> dict[str, Any]:
+    """The simplest scheme: algorithms ranked by their mean DSC (aggregate, then
+    rank); `fields` replace or add top-level fields."""
+    base = {"metric": "DSC", "higher_is_better": True, "method": "aggregate_then_rank"}
+    return base | fields

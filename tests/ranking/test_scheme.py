@@ -1,25 +1,15 @@
 import pytest
 
 from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
-from tests.schemes import msd_scheme
+from tests.schemes import mean_scheme, msd_scheme
 
 MSD = msd_scheme(
     uncertainty={"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"], "alpha": 0.05}
 )
 
 
-def _with(**changes):
-    scheme = {
-        "metric": "DSC",
-        "higher_is_better": True,
-        "method": "aggregate_then_rank",
-    }
-    scheme.update(changes)
-    return scheme
-
-
 def test_parse_scheme_defaults_are_filled():
-    executed = scheme_to_dict(parse_scheme(_with()))
+    executed = scheme_to_dict(parse_scheme(mean_scheme()))
     assert executed == {
         "metric": "DSC",
         "combine": None,
@@ -82,7 +72,7 @@ def test_scheme_to_dict_roundtrip_is_stable():
 )
 def test_parse_scheme_error_names_field(changes, message):
     with pytest.raises(SchemeError) as info:
-        parse_scheme(_with(**changes))
+        parse_scheme(mean_scheme(**changes))
     assert str(info.value).startswith(message)
 
 
@@ -93,12 +83,12 @@ def test_parse_scheme_missing_method_is_named():
 
 def test_parse_scheme_direction_per_metric_must_cover_all():
     with pytest.raises(SchemeError, match="no direction for metric 'HD'"):
-        parse_scheme(_with(metric=["DSC", "HD"], higher_is_better={"DSC": True}))
+        parse_scheme(mean_scheme(metric=["DSC", "HD"], higher_is_better={"DSC": True}))
 
 
 def test_parse_scheme_last_rank_with_rank_then_aggregate_is_valid():
     scheme = parse_scheme(
-        _with(method="rank_then_aggregate", missing={"policy": "last_rank"})
+        mean_scheme(method="rank_then_aggregate", missing={"policy": "last_rank"})
     )
     assert scheme.missing.policy == "last_rank"
 
