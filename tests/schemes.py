@@ -19,6 +19,16 @@ MSD_SCHEME: dict[str, Any] = {
     "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
 }
 
+# Significance ranking (Wilcoxon) with the engine's defaults for the test, the
+# ties and the targets; DSC, 0 for a missing case, a 1000-sample bootstrap.
+SIGNIFICANCE_SCHEME: dict[str, Any] = {
+    "metric": "DSC",
+    "higher_is_better": True,
+    "missing": {"policy": "value", "value": 0},
+    "method": "test_then_rank",
+    "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
+}
+
 
 def msd_scheme(*, without: tuple[str, ...] = (), **fields: Any) -> dict[str, Any]:
     """A fresh copy of `MSD_SCHEME` with top-level `fields` replaced or added and
