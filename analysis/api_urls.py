@@ -1,6 +1,14 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import api
+
+analysis = [
+    path("", api.AnalysisDetail.as_view(), name="analysis"),
+    path("retry/", api.AnalysisRetry.as_view(), name="analysis-retry"),
+    path("deviations/", api.AnalysisDeviations.as_view(), name="analysis-deviations"),
+    path("report.pdf", api.AnalysisReport.as_view(), name="report"),
+    path("tables/", api.AnalysisTables.as_view(), name="tables"),
+]
 
 urlpatterns = [
     path(
@@ -9,15 +17,5 @@ urlpatterns = [
         name="results-upload",
     ),
     path("results/<int:pk>/analyses/", api.AnalysisCreate.as_view(), name="analyses"),
-    path("analyses/<int:pk>/", api.AnalysisDetail.as_view(), name="analysis"),
-    path(
-        "analyses/<int:pk>/retry/", api.AnalysisRetry.as_view(), name="analysis-retry"
-    ),
-    path(
-        "analyses/<int:pk>/deviations/",
-        api.AnalysisDeviations.as_view(),
-        name="analysis-deviations",
-    ),
-    path("analyses/<int:pk>/report.pdf", api.AnalysisReport.as_view(), name="report"),
-    path("analyses/<int:pk>/tables/", api.AnalysisTables.as_view(), name="tables"),
+    path("analyses/<int:pk>/", include(analysis)),
 ]

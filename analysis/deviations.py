@@ -205,6 +205,20 @@ def _severity(share: float) -> str:
     return WARNING if share > MISSING_WARNING_SHARE else INFO
 
 
+def _missing_cases(
+    severity: str, message: str, share: float, task: str, evidence: dict[str, Any]
+) -> Deviation:
+    """`share` of the cases have no result (observed: the share, rounded)."""
+    return Deviation(
+        "missing_cases",
+        severity,
+        message,
+        observed=round(share, 4),
+        task=task,
+        evidence=evidence,
+    )
+
+
 def missing_case_deviations(frame: pd.DataFrame) -> list[Deviation]:
     """Per task, target and metric, every algorithm without a result for some
     of the target's cases; a task with several targets also gets one summary
@@ -222,13 +236,11 @@ def missing_case_deviations(frame: pd.DataFrame) -> list[Deviation]:
                 continue
             share = missing / cases
             out.append(
-                Deviation(
-                    "missing_cases",
+                _missing_cases(
                     _severity(share),
                     f"{_where(task, target, metric)}: {algorithm} has no result for "
                     f"{missing} of {cases} cases ({share:.0%}).",
-                    None,
-                    round(share, 4),
+                    share,
                     task,
                     {
                         "algorithm": algorithm,
@@ -245,10 +257,8 @@ def missing_case_deviations(frame: pd.DataFrame) -> list[Deviation]:
             continue
         missing = sum(k for _, k, _ in parts)
         cases = sum(n for _, _, n in parts)
-        share = missing / cases
         out.append(
-            Deviation(
-                "missing_cases",
+            _missing_cases(
                 max(
                     (_severity(k / n) for _, k, n in parts if k),
                     key=lambda s: -SEVERITY_ORDER[s],
@@ -257,8 +267,7 @@ def missing_case_deviations(frame: pd.DataFrame) -> list[Deviation]:
                 f"{cases} cases over its {len(parts)} targets ("
                 + ", ".join(f"{t}: {k}" for t, k in hit)
                 + ").",
-                None,
-                round(share, 4),
+                missing / cases,
                 task,
                 {
                     "algorithm": algorithm,

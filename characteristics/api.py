@@ -14,11 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from analysis.access import visible_results
 from analysis.services import can_see_results, can_upload_results
 
 from . import services
 from .models import CaseMetadataVersion, CaseModelRun
-from .selectors import visible_results
 
 
 def _version_data(version: CaseMetadataVersion) -> dict:

@@ -1,6 +1,11 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import api
+
+case_model = [
+    path("", api.CaseModelDetail.as_view(), name="case-model"),
+    path("report.pdf", api.CaseModelReport.as_view(), name="case-model-report"),
+]
 
 urlpatterns = [
     path(
@@ -13,10 +18,5 @@ urlpatterns = [
         api.CaseModelCreate.as_view(),
         name="case-models",
     ),
-    path("case-models/<int:pk>/", api.CaseModelDetail.as_view(), name="case-model"),
-    path(
-        "case-models/<int:pk>/report.pdf",
-        api.CaseModelReport.as_view(),
-        name="case-model-report",
-    ),
+    path("case-models/<int:pk>/", include(case_model)),
 ]

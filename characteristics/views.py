@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from analysis.access import visible_results
 from analysis.models import AnalysisStatus
 from analysis.plots import figure_png
 from analysis.services import can_see_results, can_upload_results, results_frame
@@ -21,7 +22,6 @@ from .design import named_columns
 from .forms import MetadataCommitForm, MetadataUploadForm, ModelSpecForm
 from .models import CaseMetadataVersion, CaseModelRun
 from .plots import forest_global, forest_per_algorithm
-from .selectors import visible_results
 from .summary import failure_rate_table, findings
 
 PLOT_DPI = 110
@@ -231,12 +231,18 @@ def run_plot(request, pk: int, kind: str):
     return response
 
 
-@login_required
-@require_GET
-def run_output(request, pk: int):
+def _finished_run(request, pk: int) -> CaseModelRun:
+    """A visible run that has an output (the downloads need one)."""
     run = _visible_run(request, pk)
     if not run.output:
         raise Http404("The run has no output yet.")
+    return run
+
+
+@login_required
+@require_GET
+def run_output(request, pk: int):
+    run = _finished_run(request, pk)
     body = json.dumps(run.output, indent=2, ensure_ascii=False)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = (
@@ -248,9 +254,7 @@ def run_output(request, pk: int):
 @login_required
 @require_GET
 def run_report(request, pk: int):
-    run = _visible_run(request, pk)
-    if not run.output:
-        raise Http404("The run has no output yet.")
+    run = _finished_run(request, pk)
     response = HttpResponse(services.report_pdf(run), content_type="application/pdf")
     name = f"{run.metadata.results.registration.identifier}-case-models-{run.pk}.pdf"
     response["Content-Disposition"] = f'attachment; filename="{name}"'

@@ -8,6 +8,8 @@ through the real services, so the demo shows exactly what users would see.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 from django.db import transaction
@@ -18,7 +20,7 @@ from analysis.models import AnalysisRun
 from analysis.services import start_analysis
 from registry import services
 from registry.enums import ChallengeStatus
-from registry.models import Challenge, Registration
+from registry.models import Challenge, Registration, Task
 from registry.parameters import Role
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
@@ -111,12 +113,15 @@ def review_and_accept(challenge: Challenge, users: dict) -> None:
     )
 
 
-def advance_msd(challenge: Challenge, users: dict) -> Registration | None:
-    """Take the MSD demo from draft to an analysed registration (idempotent)."""
+def register_demo(
+    challenge: Challenge, users: dict, scheme_of: Callable[[Task], dict]
+) -> Registration | None:
+    """Take a demo challenge from draft to registered, each task ranked by
+    `scheme_of(task)`; a step already taken is skipped (idempotent)."""
     owner = users["organizer"]
     if challenge.status == ChallengeStatus.DRAFT:
         for task in challenge.tasks.all():
-            set_task_scheme(task=task, scheme=MSD_SCHEME, actor=owner)
+            set_task_scheme(task=task, scheme=scheme_of(task), actor=owner)
         challenge = services.submit_challenge(challenge=challenge, actor=owner)
     if challenge.status == ChallengeStatus.SUBMITTED:
         review_and_accept(challenge, users)
@@ -124,7 +129,13 @@ def advance_msd(challenge: Challenge, users: dict) -> Registration | None:
     if challenge.status == ChallengeStatus.ACCEPTED:
         register_challenge(challenge=challenge, actor=users["chair"])
         challenge.refresh_from_db()
-    registration = getattr(challenge, "registration", None)
+    return getattr(challenge, "registration", None)
+
+
+def advance_msd(challenge: Challenge, users: dict) -> Registration | None:
+    """Take the MSD demo from draft to an analysed registration (idempotent)."""
+    owner = users["organizer"]
+    registration = register_demo(challenge, users, lambda task: MSD_SCHEME)
     if registration is None or registration.results_versions.exists():
         return registration
     raw = simulated_msd_results()
@@ -153,18 +164,9 @@ def advance_robustmis(challenge: Challenge, users: dict) -> Registration | None:
     from . import robustmis_cases as cases
 
     owner = users["organizer"]
-    if challenge.status == ChallengeStatus.DRAFT:
-        for task in challenge.tasks.all():
-            scheme = dict(cases.SCHEME, metric=_first_metric(task))
-            set_task_scheme(task=task, scheme=scheme, actor=owner)
-        challenge = services.submit_challenge(challenge=challenge, actor=owner)
-    if challenge.status == ChallengeStatus.SUBMITTED:
-        review_and_accept(challenge, users)
-        challenge.refresh_from_db()
-    if challenge.status == ChallengeStatus.ACCEPTED:
-        register_challenge(challenge=challenge, actor=users["chair"])
-        challenge.refresh_from_db()
-    registration = getattr(challenge, "registration", None)
+    registration = register_demo(
+        challenge, users, lambda task: dict(cases.SCHEME, metric=_first_metric(task))
+    )
     if registration is None or registration.results_versions.exists():
         return registration
     results_table, metadata_table = cases.simulate()

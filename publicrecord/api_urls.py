@@ -1,36 +1,34 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import api
+
+
+def citations(suffix: str) -> list:
+    """The citation formats of a registration, or of one version of it."""
+    return [
+        path("datacite.xml", api.DataCite.as_view(), name=f"datacite{suffix}"),
+        path("citation.json", api.CslJson.as_view(), name=f"csl-json{suffix}"),
+        path("citation.bib", api.BibTeX.as_view(), name=f"bibtex{suffix}"),
+    ]
+
+
+registration = [
+    path("quality/", api.Quality.as_view(), name="registration-quality"),
+    path("feedback/", api.FeedbackThread.as_view(), name="feedback"),
+    *citations(""),
+    path("versions/<int:number>/", include(citations("-version"))),
+]
+feedback = [
+    path("answers/", api.FeedbackAnswers.as_view(), name="feedback-answers"),
+    path("hide/", api.FeedbackHide.as_view(), name="feedback-hide"),
+]
 
 urlpatterns = [
     path("statistics/", api.Statistics.as_view(), name="statistics"),
     path(
         "statistics/statistics.csv", api.StatisticsCsv.as_view(), name="statistics-csv"
     ),
-    path(
-        "registrations/<slug:identifier>/quality/",
-        api.Quality.as_view(),
-        name="registration-quality",
-    ),
     path("me/", api.Me.as_view(), name="me"),
-    path(
-        "registrations/<slug:identifier>/feedback/",
-        api.FeedbackThread.as_view(),
-        name="feedback",
-    ),
-    path(
-        "feedback/<int:pk>/answers/",
-        api.FeedbackAnswers.as_view(),
-        name="feedback-answers",
-    ),
-    path("feedback/<int:pk>/hide/", api.FeedbackHide.as_view(), name="feedback-hide"),
+    path("registrations/<slug:identifier>/", include(registration)),
+    path("feedback/<int:pk>/", include(feedback)),
 ]
-
-registration = "registrations/<slug:identifier>/"
-version = f"{registration}versions/<int:number>/"
-for prefix, suffix in ((registration, ""), (version, "-version")):
-    urlpatterns += [
-        path(f"{prefix}datacite.xml", api.DataCite.as_view(), name=f"datacite{suffix}"),
-        path(f"{prefix}citation.json", api.CslJson.as_view(), name=f"csl-json{suffix}"),
-        path(f"{prefix}citation.bib", api.BibTeX.as_view(), name=f"bibtex{suffix}"),
-    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from .completeness import Completeness, Entry
 from .models import Challenge
 from .parameters import Parameter
 from .sections import Section, section_of
@@ -21,3 +22,13 @@ def parameter_url(
     challenge: Challenge, parameter: Parameter, task_id: int | None
 ) -> str:
     return f"{section_url(challenge, section_of(parameter), task_id)}#{parameter.key}"
+
+
+def missing_with_links(
+    challenge: Challenge, completeness: Completeness
+) -> list[tuple[Entry, str]]:
+    """The required answers still missing, each with the editor link that fills it."""
+    return [
+        (e, parameter_url(challenge, e.parameter, e.task_id))
+        for e in completeness.missing_required
+    ]

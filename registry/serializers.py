@@ -115,16 +115,9 @@ class ChallengeSummarySerializer(ChallengeSerializer):
 
     class Meta(ChallengeSerializer.Meta):
         fields = [
-            "id",
-            "name",
-            "call",
-            "status",
-            "revision",
-            "owner",
-            "co_organizers",
-            "tasks",
-            "created",
-            "updated",
+            name
+            for name in ChallengeSerializer.Meta.fields
+            if name not in ("planning", "version", "answers")
         ]
 
 

@@ -23,7 +23,7 @@ from registry.services import IncompleteError, TransitionError
 
 from . import selectors, services
 from .checks import checks_for
-from .models import Assignment, ConflictDeclaration
+from .models import Assignment
 from .serializers import (
     AssignmentWriteSerializer,
     ConflictWriteSerializer,
@@ -170,15 +170,7 @@ class Reviews(ReviewAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
-        labels = selectors.reviewer_labels(challenge)
-        return Response(
-            [
-                selectors.review_data(
-                    r, viewer=request.user, challenge=challenge, labels=labels
-                )
-                for r in selectors.reviews_visible_to(request.user, challenge)
-            ]
-        )
+        return Response(selectors.visible_review_data(request.user, challenge))
 
     @extend_schema(request=ReviewWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
@@ -363,7 +355,7 @@ class Conflicts(ReviewAPIView):
                     "challenge": c.challenge_id,
                     "reason": c.reason,
                 }
-                for c in ConflictDeclaration.objects.filter(reviewer=request.user)
+                for c in selectors.declared_conflicts(request.user)
             ]
         )
 

@@ -39,16 +39,20 @@ def _organizer_emails(challenge) -> list[str]:
     return [challenge.owner.email, *(u.email for u in challenge.co_organizers.all())]
 
 
-def send_assignment(assignment_id: int) -> int:
-    """To the reviewer: you have been asked to review."""
+def _to_reviewer(kind: str, assignment_id: int) -> int:
     assignment = Assignment.objects.select_related("challenge", "reviewer").get(
         pk=assignment_id
     )
     return _send(
-        "assignment",
+        kind,
         {"assignment": assignment, "challenge": assignment.challenge},
         [assignment.reviewer.email],
     )
+
+
+def send_assignment(assignment_id: int) -> int:
+    """To the reviewer: you have been asked to review."""
+    return _to_reviewer("assignment", assignment_id)
 
 
 def send_review_submitted(review_id: int) -> int:
@@ -112,11 +116,4 @@ def send_resubmission(version_id: int) -> int:
 
 def send_reminder(assignment_id: int) -> int:
     """To a reviewer whose review is due soon."""
-    assignment = Assignment.objects.select_related("challenge", "reviewer").get(
-        pk=assignment_id
-    )
-    return _send(
-        "reminder",
-        {"assignment": assignment, "challenge": assignment.challenge},
-        [assignment.reviewer.email],
-    )
+    return _to_reviewer("reminder", assignment_id)

@@ -119,6 +119,25 @@ def review_data(review: Review, *, viewer, challenge: Challenge, labels) -> dict
     return data
 
 
+def visible_review_data(
+    viewer, challenge: Challenge, *, labels: dict[int, str] | None = None
+) -> list[dict]:
+    """The reviews `viewer` may see, each as `review_data` (pages and API alike);
+    `labels` when the caller has them already."""
+    labels = reviewer_labels(challenge) if labels is None else labels
+    return [
+        review_data(r, viewer=viewer, challenge=challenge, labels=labels)
+        for r in reviews_visible_to(viewer, challenge)
+    ]
+
+
+def declared_conflicts(reviewer) -> QuerySet:
+    """The conflicts of interest `reviewer` declared, with the challenge named."""
+    return ConflictDeclaration.objects.filter(reviewer=reviewer).select_related(
+        "challenge"
+    )
+
+
 def assignment_data(assignment: Assignment, *, label: str) -> dict[str, Any]:
     return {
         "id": assignment.pk,

@@ -8,9 +8,9 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from ..deviations import SEVERITY_ORDER
 from ..reports import RANK_CI_MEANINGS, readable, report_tables
 
-SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 SEVERITY_CLASS = {"critical": "danger", "warning": "warning", "info": "info"}
 
 # Figures shown on the page (the PDF has them all): kind → (title, needs).

@@ -13,9 +13,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from .. import ingest, services, staging
+from ..access import visible_registration, visible_results
 from ..forms import ExploratorySchemeForm, ResultsUploadForm
 from ..models import AnalysisRun
-from ._access import visible_registration, visible_results
 
 
 def _require_uploader(request, registration) -> None:

@@ -15,9 +15,9 @@ from django.views.decorators.http import require_GET, require_POST
 from ranking.output import scheme_of
 
 from .. import plots, services
+from ..access import visible_run
 from ..models import AnalysisStatus
 from ..reports.build import metric_higher_is_better
-from ._access import visible_run
 from ._present import (
     SET_PLOTS,
     TASK_PLOTS,

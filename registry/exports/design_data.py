@@ -101,6 +101,23 @@ def _completeness_rows(completeness: Completeness) -> tuple[CompletenessRow, ...
     return tuple(rows)
 
 
+def _completeness_and_planning(
+    completeness: Completeness, planning: dict[str, Any]
+) -> dict[str, Any]:
+    """The document fields a draft and a registered version fill alike."""
+    return {
+        "overall_percent": completeness.overall.percent,
+        "submission_percent": completeness.submission.percent,
+        "threshold_percent": completeness.threshold_percent,
+        "can_submit": completeness.can_submit,
+        "completeness_rows": _completeness_rows(completeness),
+        "planning": tuple(
+            PlanningItem(q.label, str(planning.get(q.key, "") or ""))
+            for q in PLANNING_QUESTIONS
+        ),
+    }
+
+
 def build_design_data(
     challenge: Challenge, *, registry_url: str, today: dt.date | None = None
 ) -> DesignDocument:
@@ -117,15 +134,7 @@ def build_design_data(
         organizers=tuple(_person(u) for u in organizers),
         generated_on=today or timezone.localdate(),
         registry_url=registry_url,
-        overall_percent=completeness.overall.percent,
-        submission_percent=completeness.submission.percent,
-        threshold_percent=completeness.threshold_percent,
-        can_submit=completeness.can_submit,
-        completeness_rows=_completeness_rows(completeness),
-        planning=tuple(
-            PlanningItem(q.label, str(planning.get(q.key, "") or ""))
-            for q in PLANNING_QUESTIONS
-        ),
+        **_completeness_and_planning(completeness, planning),
         sections=_sections(completeness, answers),
     )
 
@@ -203,15 +212,7 @@ def build_design_data_from_document(
         ),
         generated_on=today or timezone.localdate(),
         registry_url=registry_url,
-        overall_percent=completeness.overall.percent,
-        submission_percent=completeness.submission.percent,
-        threshold_percent=completeness.threshold_percent,
-        can_submit=completeness.can_submit,
-        completeness_rows=_completeness_rows(completeness),
-        planning=tuple(
-            PlanningItem(q.label, str(planning.get(q.key, "") or ""))
-            for q in PLANNING_QUESTIONS
-        ),
+        **_completeness_and_planning(completeness, planning),
         sections=_sections(completeness, answers, changed),
         version_lines=tuple(version_lines),
         changes=tuple(

@@ -14,7 +14,7 @@ from .. import services
 from ..access import owned_challenge, visible_challenge
 from ..enums import ChallengeStatus
 from ..forms import CoOrganizerForm, NewProposalForm, TaskNameForm
-from ..links import parameter_url
+from ..links import missing_with_links
 from ..models import Call, Challenge
 from ..overview import proposal_parts
 from ..page_cache import cache_public_get
@@ -69,15 +69,11 @@ def new_proposal(request):
 
 def _render_overview(request, challenge: Challenge, *, refused=None, status=200):
     completeness = completeness_of(challenge)
-    missing = [
-        (e, parameter_url(challenge, e.parameter, e.task_id))
-        for e in completeness.missing_required
-    ]
     context = {
         "challenge": challenge,
         "completeness": completeness,
         "parts": proposal_parts(challenge, completeness),
-        "missing": missing,
+        "missing": missing_with_links(challenge, completeness),
         "refused": refused,
         "planning_questions": [
             (q, challenge.planning.get(q.key)) for q in PLANNING_QUESTIONS

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -21,27 +24,33 @@ def _back(challenge, anchor: str = TASKS_ANCHOR):
     return response
 
 
-def _error(request, exc: ValidationError) -> None:
-    for message in exc.messages:
-        messages.error(request, message)
+@contextmanager
+def _refusal_shown(request) -> Iterator[None]:
+    """A service's refusal (ValidationError) becomes error messages on the page."""
+    try:
+        yield
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+
+
+def _posted_task_name(request) -> str | None:
+    form = TaskNameForm(request.POST)
+    if form.is_valid():
+        return form.cleaned_data["name"]
+    messages.error(request, "Give the task a name (at most 200 characters).")
+    return None
 
 
 @login_required
 @require_POST
 def add_task(request, pk: int):
     challenge = editable_challenge(request, pk)
-    form = TaskNameForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Give the task a name (at most 200 characters).")
-        return _back(challenge)
-    try:
-        task = services.add_task(
-            challenge=challenge, name=form.cleaned_data["name"], actor=request.user
-        )
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, f"Added task “{task.name}”.")
+    name = _posted_task_name(request)
+    if name is not None:
+        with _refusal_shown(request):
+            task = services.add_task(challenge=challenge, name=name, actor=request.user)
+            messages.success(request, f"Added task “{task.name}”.")
     return _back(challenge)
 
 
@@ -50,18 +59,11 @@ def add_task(request, pk: int):
 def rename_task(request, pk: int, task_pk: int):
     challenge = editable_challenge(request, pk)
     task = task_of(challenge, task_pk)
-    form = TaskNameForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Give the task a name (at most 200 characters).")
-        return _back(challenge)
-    try:
-        services.rename_task(
-            task=task, name=form.cleaned_data["name"], actor=request.user
-        )
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, f"Renamed the task to “{task.name}”.")
+    name = _posted_task_name(request)
+    if name is not None:
+        with _refusal_shown(request):
+            services.rename_task(task=task, name=name, actor=request.user)
+            messages.success(request, f"Renamed the task to “{task.name}”.")
     return _back(challenge)
 
 
@@ -104,11 +106,8 @@ def add_co_organizer(request, pk: int):
             messages.error(request, f"username: {message}")
         return _back(challenge, "#organizers")
     user = form.cleaned_data["username"]
-    try:
+    with _refusal_shown(request):
         services.add_co_organizer(challenge=challenge, user=user, actor=request.user)
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
         messages.success(request, f"{user.username} now co-organizes the proposal.")
     return _back(challenge, "#organizers")
 

@@ -62,16 +62,12 @@ def review_roles(context) -> dict[str, bool]:
 def review_panel(context, challenge) -> dict:
     """Timeline, decisions and the reviews the viewer may see (blind)."""
     user = context["user"]
-    labels = selectors.reviewer_labels(challenge)
     assignment = selectors.assignment_of(user, challenge)
     return {
         "challenge": challenge,
         "history": selectors.history_of(challenge, viewer=user),
         "decisions": challenge.decisions.all(),
-        "reviews": [
-            selectors.review_data(r, viewer=user, challenge=challenge, labels=labels)
-            for r in selectors.reviews_visible_to(user, challenge)
-        ],
+        "reviews": selectors.visible_review_data(user, challenge),
         "is_organizer": is_organizer(user, challenge),
         "is_chair": selectors.sees_identities(user, challenge),
         "is_reviewer": assignment is not None

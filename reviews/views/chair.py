@@ -105,12 +105,7 @@ def _render_manage(
 ):
     labels = selectors.reviewer_labels(challenge)
     assignments = challenge.assignments.select_related("reviewer", "assigned_by")
-    reviews = [
-        selectors.review_data(
-            r, viewer=request.user, challenge=challenge, labels=labels
-        )
-        for r in selectors.reviews_visible_to(request.user, challenge)
-    ]
+    reviews = selectors.visible_review_data(request.user, challenge, labels=labels)
     context = {
         "challenge": challenge,
         "progress": selectors.review_progress(challenge),

@@ -12,9 +12,8 @@ from django.urls import reverse
 
 from registry.models import Challenge
 
-from .. import services
+from .. import selectors, services
 from ..forms import ConflictForm
-from ..models import ConflictDeclaration
 
 
 def _proposals(user) -> list[Challenge]:
@@ -50,12 +49,9 @@ def conflicts(request):
                     "the chairs are told.",
                 )
                 return redirect("reviews:conflicts")
-    declared = ConflictDeclaration.objects.filter(reviewer=request.user).select_related(
-        "challenge"
-    )
     return render(
         request,
         "reviews/conflicts.html",
-        {"form": form, "declared": declared},
+        {"form": form, "declared": selectors.declared_conflicts(request.user)},
         status=status,
     )

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from registry.enums import ChallengeStatus
-from registry.links import parameter_url
+from registry.links import missing_with_links
 from registry.selectors import completeness_of
 from registry.services import TransitionError
 
@@ -53,17 +53,13 @@ def resubmit(request, pk: int):
     elif request.method == "POST":
         status = 400
     completeness = completeness_of(challenge)
-    missing = [
-        (e, parameter_url(challenge, e.parameter, e.task_id))
-        for e in completeness.missing_required
-    ]
     context = {
         "challenge": challenge,
         "form": form,
         "refused": refused,
         "incomplete": bool(refused) and not completeness.can_submit,
         "completeness": completeness,
-        "missing": missing,
+        "missing": missing_with_links(challenge, completeness),
         "decision": challenge.decisions.last(),
     }
     return render(request, "reviews/resubmit.html", context, status=status)

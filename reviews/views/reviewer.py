@@ -83,12 +83,9 @@ def _render_review(request, challenge, assignment, *, form, refused="", status=2
         "form": form,
         "refused": refused,
         "diff": diff,
-        "reviews": [
-            selectors.review_data(
-                r, viewer=request.user, challenge=challenge, labels=labels
-            )
-            for r in selectors.reviews_visible_to(request.user, challenge)
-        ],
+        "reviews": selectors.visible_review_data(
+            request.user, challenge, labels=labels
+        ),
     }
     return render(request, "reviews/review.html", context, status=status)
 

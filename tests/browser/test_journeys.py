@@ -31,17 +31,12 @@ from reviews.models import Assignment
 from tests.browser.pagecheck import PageCheck, crawl
 from tests.factories import CallFactory, UserFactory
 from tests.registry.helpers import fill_proposal
+from tests.schemes import SIGNIFICANCE_SCHEME
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "pw-for-tests-1"
-SCHEME = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "test_then_rank",
-    "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
-}
+SCHEME = SIGNIFICANCE_SCHEME
 
 
 def new_page(browser, live_server):

@@ -13,18 +13,11 @@ from registry.schemes import set_task_scheme
 from tests.browser.helpers import sign_in
 from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
+from tests.schemes import msd_scheme
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCHEME = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "test_then_rank",
-    "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
-    "consensus": "mean_rank",
-    "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
-}
+SCHEME = msd_scheme(without=("ties", "targets"))
 
 
 def accepted_challenge():

@@ -12,10 +12,11 @@ from reviews import services
 from tests.browser.test_review_cycle import sign_in
 from tests.factories import CallFactory, UserFactory
 from tests.registry.helpers import fill_proposal
+from tests.schemes import mean_scheme
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FIRST = {"metric": "DSC", "higher_is_better": True, "method": "aggregate_then_rank"}
+FIRST = mean_scheme()
 REVISED = {**FIRST, "aggregate": "median", "ties": "max"}
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", "")
 

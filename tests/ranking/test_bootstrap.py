@@ -6,8 +6,9 @@ import scipy.stats
 
 from ranking import compare_rankings, kendall_tau_b, run_analysis
 from ranking.simulate import c_ideal, c_random
+from tests.schemes import mean_scheme
 
-SCHEME = {"metric": "DSC", "higher_is_better": True, "method": "aggregate_then_rank"}
+SCHEME = mean_scheme()
 
 
 @pytest.mark.parametrize(

@@ -4,16 +4,14 @@ import pandas as pd
 import pytest
 
 from ranking import run_analysis
+from tests.schemes import mean_scheme
 
-SCHEME = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "aggregate_then_rank",
-    "aggregate": "median",
-    "targets": "mean_rank",
-    "uncertainty": {"bootstrap": 30, "seed": 1},
-}
+SCHEME = mean_scheme(
+    missing={"policy": "value", "value": 0},
+    aggregate="median",
+    targets="mean_rank",
+    uncertainty={"bootstrap": 30, "seed": 1},
+)
 
 
 def table():

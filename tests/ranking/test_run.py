@@ -7,20 +7,11 @@ import pandas as pd
 import pytest
 
 from ranking import MissingResultsError, run_analysis
+from tests.schemes import mean_scheme, msd_scheme
 
 from .conftest import frame_from
 
 NAN = np.nan
-
-
-def _scheme(**changes):
-    scheme = {
-        "metric": "DSC",
-        "higher_is_better": True,
-        "method": "aggregate_then_rank",
-    }
-    scheme.update(changes)
-    return scheme
 
 
 def _task(out, task="T1", key="DSC"):
@@ -29,7 +20,7 @@ def _task(out, task="T1", key="DSC"):
 
 def test_run_analysis_output_has_contract_keys():
     frame = frame_from([[0.9, 0.8], [0.7, 0.6], [0.8, 0.5]])
-    out = run_analysis(frame, _scheme(), bootstrap=10, seed=1)
+    out = run_analysis(frame, mean_scheme(), bootstrap=10, seed=1)
     data = out.to_json_dict()
     assert sorted(data) == ["rankings", "scheme"]
     assert data["scheme"]["uncertainty"] == {
@@ -50,15 +41,15 @@ def test_run_analysis_output_has_contract_keys():
 def test_run_analysis_refuses_missing_without_rule():
     frame = frame_from([[0.9, NAN, 0.1], [0.7, 0.6, NAN]])
     with pytest.raises(MissingResultsError, match="affected algorithms: A2, A3"):
-        run_analysis(frame, _scheme(), bootstrap=0)
+        run_analysis(frame, mean_scheme(), bootstrap=0)
 
 
 def test_run_analysis_absent_row_counts_as_missing():
     frame = frame_from([[0.9, 0.8], [0.7, 0.6]]).iloc[:-1]  # drop (c002, A2)
     with pytest.raises(MissingResultsError, match="A2"):
-        run_analysis(frame, _scheme(), bootstrap=0)
+        run_analysis(frame, mean_scheme(), bootstrap=0)
     out = run_analysis(
-        frame, _scheme(missing={"policy": "value", "value": 0}), bootstrap=0
+        frame, mean_scheme(missing={"policy": "value", "value": 0}), bootstrap=0
     )
     assert _task(out)["scores"]["A2"] == pytest.approx(0.4, abs=1e-12)
 
@@ -74,7 +65,7 @@ def test_run_analysis_absent_row_counts_as_missing():
 )
 def test_run_analysis_missing_policies(missing, method, scores):
     frame = frame_from([[0.2, 0.9], [0.8, NAN]])
-    out = run_analysis(frame, _scheme(missing=missing, method=method), bootstrap=0)
+    out = run_analysis(frame, mean_scheme(missing=missing, method=method), bootstrap=0)
     got = _task(out)["scores"]
     assert [got["A1"], got["A2"]] == pytest.approx(scores, abs=1e-12)
 
@@ -86,7 +77,7 @@ def test_run_analysis_targets_mean_rank_and_consensus():
     task2 = frame_from([[0.5, 0.6, 0.7]], task="T2")
     task2.insert(1, "target", "")
     frame = pd.concat([edema, core, task2], ignore_index=True)
-    out = run_analysis(frame, _scheme(consensus="mean_rank"), bootstrap=0)
+    out = run_analysis(frame, mean_scheme(consensus="mean_rank"), bootstrap=0)
     data = out.to_json_dict()["rankings"]["DSC"]
     t1 = data["tasks"]["T1"]
     assert t1["targets"]["edema"]["ranks"] == {"A1": 1, "A2": 2, "A3": 3}
@@ -103,8 +94,10 @@ def test_run_analysis_consensus_mean_average_rank_uses_average_ties():
     t1 = frame_from([[0.9, 0.9, 0.1]], task="T1")  # ranks 1, 1, 3 (min)
     t2 = frame_from([[0.1, 0.5, 0.9]], task="T2")  # ranks 3, 2, 1
     frame = pd.concat([t1, t2], ignore_index=True)
-    mean_rank = run_analysis(frame, _scheme(consensus="mean_rank"), bootstrap=0)
-    average = run_analysis(frame, _scheme(consensus="mean_average_rank"), bootstrap=0)
+    mean_rank = run_analysis(frame, mean_scheme(consensus="mean_rank"), bootstrap=0)
+    average = run_analysis(
+        frame, mean_scheme(consensus="mean_average_rank"), bootstrap=0
+    )
     assert mean_rank.to_json_dict()["rankings"]["DSC"]["consensus"]["scores"] == {
         "A1": 2.0,
         "A2": 1.5,
@@ -123,7 +116,9 @@ def test_run_analysis_several_metrics_separate_and_combined():
     frame = pd.concat([dsc, hd], ignore_index=True)
     directions = {"DSC": True, "HD": False}
     separate = run_analysis(
-        frame, _scheme(metric=["DSC", "HD"], higher_is_better=directions), bootstrap=0
+        frame,
+        mean_scheme(metric=["DSC", "HD"], higher_is_better=directions),
+        bootstrap=0,
     ).to_json_dict()
     assert sorted(separate["rankings"]) == ["DSC", "HD"]
     assert separate["rankings"]["HD"]["tasks"]["T1"]["ranks"] == {
@@ -133,7 +128,9 @@ def test_run_analysis_several_metrics_separate_and_combined():
     }
     combined = run_analysis(
         frame,
-        _scheme(metric=["DSC", "HD"], higher_is_better=directions, combine="mean_rank"),
+        mean_scheme(
+            metric=["DSC", "HD"], higher_is_better=directions, combine="mean_rank"
+        ),
         bootstrap=5,
         seed=1,
     ).to_json_dict()
@@ -152,17 +149,7 @@ def test_run_analysis_msd_scheme_na_worst_value_and_subtasks():
     edema = frame_from(np.column_stack([a, b, c]), target="edema")
     core = frame_from(np.column_stack([b, a, c - 0.2]), target="core")
     frame = pd.concat([edema, core], ignore_index=True)
-    scheme = {
-        "metric": "DSC",
-        "higher_is_better": True,
-        "missing": {"policy": "value", "value": 0},
-        "method": "test_then_rank",
-        "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
-        "ties": "min",
-        "targets": "mean_rank",
-        "consensus": "mean_rank",
-        "uncertainty": {"bootstrap": 20, "seed": 1},
-    }
+    scheme = msd_scheme(uncertainty={"bootstrap": 20, "seed": 1})
     task = _task(run_analysis(frame, scheme))
     assert task["targets"]["edema"]["scores"] == {"A1": 2, "A2": 0, "A3": 0}
     assert task["targets"]["edema"]["ranks"] == {"A1": 1, "A2": 2, "A3": 2}
@@ -175,7 +162,7 @@ def test_run_analysis_msd_scheme_na_worst_value_and_subtasks():
 
 def test_run_analysis_average_ties_give_fractional_ranks():
     frame = frame_from([[0.5, 0.5, 0.1]])
-    out = run_analysis(frame, _scheme(ties="average"), bootstrap=0)
+    out = run_analysis(frame, mean_scheme(ties="average"), bootstrap=0)
     assert _task(out)["ranks"] == {"A1": 1.5, "A2": 1.5, "A3": 3.0}
 
 
@@ -185,7 +172,7 @@ def test_run_analysis_reports_progress_up_to_one():
         ignore_index=True,
     )
     seen = []
-    run_analysis(frame, _scheme(), bootstrap=0, progress=seen.append)
+    run_analysis(frame, mean_scheme(), bootstrap=0, progress=seen.append)
     assert seen == pytest.approx([1 / 3, 2 / 3, 1.0])
 
 
@@ -194,7 +181,7 @@ def test_run_analysis_is_byte_identical_under_row_shuffle():
     values = rng.random((15, 4))
     values[3, 1] = NAN
     frame = frame_from(values)
-    scheme = _scheme(missing={"policy": "ignore"}, method="test_then_rank")
+    scheme = mean_scheme(missing={"policy": "ignore"}, method="test_then_rank")
     one = run_analysis(frame, scheme, bootstrap=30, seed=2).to_json_dict()
     shuffled = frame.sample(frac=1.0, random_state=1).reset_index(drop=True)
     two = run_analysis(shuffled, scheme, bootstrap=30, seed=2).to_json_dict()
@@ -203,12 +190,12 @@ def test_run_analysis_is_byte_identical_under_row_shuffle():
 
 def test_run_analysis_unknown_metric_is_refused():
     with pytest.raises(ValueError, match="metric 'NSD' of the scheme has no row"):
-        run_analysis(frame_from([[1.0, 2.0]]), _scheme(metric="NSD"), bootstrap=0)
+        run_analysis(frame_from([[1.0, 2.0]]), mean_scheme(metric="NSD"), bootstrap=0)
 
 
 def test_run_analysis_audit_alternatives_and_selective_submission():
     frame = frame_from([[0.9, 0.5], [0.9, 0.6], [0.1, 0.7], [0.9, 0.5]])
-    scheme = _scheme(missing={"policy": "value", "value": 0})
+    scheme = mean_scheme(missing={"policy": "value", "value": 0})
     audit = _task(run_analysis(frame, scheme, bootstrap=0))["audit"]
     assert len(audit["alternatives"]) == 5
     registered = [a for a in audit["alternatives"] if a["registered"]]

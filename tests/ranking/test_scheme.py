@@ -1,37 +1,15 @@
 import pytest
 
 from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
+from tests.schemes import mean_scheme, msd_scheme
 
-MSD = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "test_then_rank",
-    "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
-    "ties": "min",
-    "targets": "mean_rank",
-    "consensus": "mean_rank",
-    "uncertainty": {
-        "bootstrap": 1000,
-        "seed": 1,
-        "rank_ci": ["bootstrap"],
-        "alpha": 0.05,
-    },
-}
-
-
-def _with(**changes):
-    scheme = {
-        "metric": "DSC",
-        "higher_is_better": True,
-        "method": "aggregate_then_rank",
-    }
-    scheme.update(changes)
-    return scheme
+MSD = msd_scheme(
+    uncertainty={"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"], "alpha": 0.05}
+)
 
 
 def test_parse_scheme_defaults_are_filled():
-    executed = scheme_to_dict(parse_scheme(_with()))
+    executed = scheme_to_dict(parse_scheme(mean_scheme()))
     assert executed == {
         "metric": "DSC",
         "combine": None,
@@ -94,7 +72,7 @@ def test_scheme_to_dict_roundtrip_is_stable():
 )
 def test_parse_scheme_error_names_field(changes, message):
     with pytest.raises(SchemeError) as info:
-        parse_scheme(_with(**changes))
+        parse_scheme(mean_scheme(**changes))
     assert str(info.value).startswith(message)
 
 
@@ -105,12 +83,12 @@ def test_parse_scheme_missing_method_is_named():
 
 def test_parse_scheme_direction_per_metric_must_cover_all():
     with pytest.raises(SchemeError, match="no direction for metric 'HD'"):
-        parse_scheme(_with(metric=["DSC", "HD"], higher_is_better={"DSC": True}))
+        parse_scheme(mean_scheme(metric=["DSC", "HD"], higher_is_better={"DSC": True}))
 
 
 def test_parse_scheme_last_rank_with_rank_then_aggregate_is_valid():
     scheme = parse_scheme(
-        _with(method="rank_then_aggregate", missing={"policy": "last_rank"})
+        mean_scheme(method="rank_then_aggregate", missing={"policy": "last_rank"})
     )
     assert scheme.missing.policy == "last_rank"
 

@@ -13,10 +13,11 @@ from registry.schemes import set_task_scheme
 from reviews.models import ProposalVersion
 from tests.factories import ChallengeFactory, TaskFactory
 from tests.registry.helpers import fill_proposal
+from tests.schemes import mean_scheme
 
 pytestmark = pytest.mark.django_db
 
-SCHEME = {"metric": "DSC", "higher_is_better": True, "method": "aggregate_then_rank"}
+SCHEME = mean_scheme()
 MEDIAN = {**SCHEME, "aggregate": "median", "ties": "max"}
 
 

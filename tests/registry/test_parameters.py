@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 
-from registry.parameters import GROUPS, PARAMETERS, Role, get_parameter
+from registry.parameters import GROUPS, PARAMETERS, Role, _parameter, get_parameter
 
 # The project keeps its own copy of the reference table so that the suite runs
 # in a fresh clone with nothing beside it; the shared original is compared when
@@ -163,3 +163,31 @@ def test_roles_point_at_the_table_4_5_numbers():
         Role.STATISTICAL_TESTS: 50,
     }
     assert Role.METRICS.parameter.kind == "metrics"
+
+
+def test_every_parameter_has_a_definition_examples_and_bias_items():
+    assert all(p.definition for p in PARAMETERS)
+    assert all(p.examples for p in PARAMETERS)
+    assert all(p.bias_items for p in PARAMETERS)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"kind": "prose"}, {"level": "call"}, {"role": "no_such_role"}, {"colour": 1}],
+)
+def test_the_data_file_refuses_an_entry_the_code_cannot_read(tmp_path, change):
+    entry = {
+        "number": 1,
+        "group": "Challenge organization",
+        "name": "Challenge name",
+        "level": "challenge",
+        "kind": "text",
+        "required_for_submission": True,
+        "reported_2004_2016_pct": 100,
+        "definition": "The name.",
+        "examples": ["MSD"],
+        "bias_items": ["1"],
+    }
+    assert _parameter(entry).kind == "text"
+    with pytest.raises((ValueError, TypeError)):
+        _parameter(entry | change)

@@ -17,16 +17,11 @@ from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
+from tests.schemes import SIGNIFICANCE_SCHEME
 
 pytestmark = pytest.mark.django_db
 
-SCHEME = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "test_then_rank",
-    "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
-}
+SCHEME = SIGNIFICANCE_SCHEME
 IDENTIFIER = "miccai-2027-001"
 QUERIES = 5  # calls and metrics (form choices), count, page, published outcomes
 

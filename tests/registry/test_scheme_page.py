@@ -11,6 +11,7 @@ from registry.forms.scheme import SchemeForm
 from registry.models import Answer
 from registry.schemes import registered_metrics, set_task_scheme
 from tests.factories import UserFactory
+from tests.schemes import mean_scheme
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ METRICS = {
     "details": "",
 }
 
-BASE = {"metric": "DSC", "higher_is_better": True, "method": "aggregate_then_rank"}
+BASE = mean_scheme()
 
 # Together these use every value of every field of the contract (§2).
 SCHEMES = [

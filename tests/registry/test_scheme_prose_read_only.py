@@ -14,10 +14,11 @@ from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory
 from tests.registry.helpers import fill_proposal
 from tests.registry.test_registration_pages import IDENTIFIER, amendment_form_data
+from tests.schemes import mean_scheme
 
 pytestmark = pytest.mark.django_db
 
-SCHEME = {"metric": "DSC", "higher_is_better": True, "method": "aggregate_then_rank"}
+SCHEME = mean_scheme()
 RANKING = Role.RANKING_METHOD.number
 RESULTS = 52  # a task parameter that may not apply (catalogue)
 

@@ -5,20 +5,9 @@ from registry import services
 from registry.models import Answer
 from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory
+from tests.schemes import MSD_SCHEME
 
 pytestmark = pytest.mark.django_db
-
-MSD_SCHEME = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "test_then_rank",
-    "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
-    "ties": "min",
-    "targets": "mean_rank",
-    "consensus": "mean_rank",
-    "uncertainty": {"bootstrap": 1000, "seed": 1, "rank_ci": ["bootstrap"]},
-}
 
 
 @pytest.fixture

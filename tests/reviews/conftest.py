@@ -85,3 +85,15 @@ def review_payload(recommendation="major_revision", **extra):
         "comments": "Clear design; the ranking needs a missing-data rule.",
         **extra,
     }
+
+
+def decide_revision(world, letter: str = "Fix."):
+    """The chair requests a revision of `world.challenge` (confirmed: there are
+    fewer reviews than the call requires)."""
+    return services.decide(
+        confirm=True,
+        challenge=world.challenge,
+        actor=world.chair,
+        decision="revision",
+        letter=letter,
+    )

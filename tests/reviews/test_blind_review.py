@@ -4,7 +4,7 @@ import pytest
 
 from registry.models import StatusChange
 from reviews import services
-from tests.reviews.conftest import client_for
+from tests.reviews.conftest import client_for, decide_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -50,13 +50,7 @@ def test_organizer_sees_reviews_only_after_decision_without_identities(under_rev
     for user in (under_review.tech1, under_review.tech2, under_review.clinical):
         review(under_review, user)
     assert reviews_seen_by(under_review, under_review.organizer) == []
-    services.decide(
-        confirm=True,  # fewer reviews than the call requires
-        challenge=under_review.challenge,
-        actor=under_review.chair,
-        decision="revision",
-        letter="Please revise.",
-    )
+    decide_revision(under_review, "Please revise.")
     response = client_for(under_review.organizer).get(
         f"/api/v1/challenges/{under_review.challenge.pk}/reviews/"
     )

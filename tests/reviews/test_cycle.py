@@ -7,7 +7,7 @@ from registry import services as registry_services
 from reviews import services
 from reviews.models import ProposalVersion
 from tests.registry.helpers import fill_proposal
-from tests.reviews.conftest import client_for, review_payload
+from tests.reviews.conftest import client_for, decide_revision, review_payload
 
 pytestmark = pytest.mark.django_db
 
@@ -122,13 +122,7 @@ def test_diff_defaults_to_the_latest_two_revisions(under_review):
             confidence=3,
             comments="ok",
         )
-    services.decide(
-        confirm=True,  # fewer reviews than the call requires
-        challenge=challenge,
-        actor=under_review.chair,
-        decision="revision",
-        letter="x",
-    )
+    decide_revision(under_review, "x")
     registry_services.add_task(
         challenge=challenge, name="Liver", actor=under_review.organizer
     )

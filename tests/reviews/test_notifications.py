@@ -10,6 +10,7 @@ from django.utils import timezone
 from reviews import services
 from reviews.models import Assignment
 from tests.factories import UserFactory
+from tests.reviews.conftest import decide_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -71,13 +72,7 @@ def test_decision_mails_organizers_with_the_letter(under_review, on_commit):
     co = UserFactory(username="cora")
     under_review.challenge.co_organizers.add(co)
     with on_commit():
-        services.decide(
-            confirm=True,  # fewer reviews than the call requires
-            challenge=under_review.challenge,
-            actor=under_review.chair,
-            decision="revision",
-            letter="Please add a missing-data rule & a tie rule.",
-        )
+        decide_revision(under_review, "Please add a missing-data rule & a tie rule.")
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert sorted(message.to) == ["cora@example.org", "olga@example.org"]
@@ -95,13 +90,7 @@ def test_resubmission_mails_the_reviewers_but_not_who_declined(under_review, on_
         actor=under_review.tech2,
         reason="Busy.",
     )
-    services.decide(
-        confirm=True,  # fewer reviews than the call requires
-        challenge=under_review.challenge,
-        actor=under_review.chair,
-        decision="revision",
-        letter="Revise.",
-    )
+    decide_revision(under_review, "Revise.")
     with on_commit():
         services.resubmit_challenge(
             challenge=under_review.challenge,

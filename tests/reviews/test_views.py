@@ -14,6 +14,7 @@ from reviews import services
 from reviews.enums import AssignmentStatus
 from reviews.models import Assignment, Review
 from tests.factories import UserFactory
+from tests.reviews.conftest import decide_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -54,13 +55,7 @@ def request_revision(world):
     review(world, world.tech1)
     review(world, world.tech2)
     review(world, world.clinical, clinical_relevance=4)
-    services.decide(
-        confirm=True,  # fewer reviews than the call requires
-        challenge=world.challenge,
-        actor=world.chair,
-        decision="revision",
-        letter="Please add a missing-data rule.",
-    )
+    decide_revision(world, "Please add a missing-data rule.")
 
 
 def revise_and_resubmit(world):

@@ -8,7 +8,7 @@ from registry.models import StatusChange
 from registry.permissions import can_view_challenge, challenges_visible_to
 from reviews import services
 from reviews.models import Assignment
-from tests.reviews.conftest import client_for
+from tests.reviews.conftest import client_for, decide_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -52,16 +52,6 @@ def test_first_assignment_freezes_version_of_submitted_design(world):
     brain = design.task("Brain")
     assert brain.answer(38).value["count"] == 100
     assert design.answer(1).value == "Decathlon"
-
-
-def decide_revision(world):
-    services.decide(
-        confirm=True,  # fewer reviews than the call requires
-        challenge=world.challenge,
-        actor=world.chair,
-        decision="revision",
-        letter="Fix.",
-    )
 
 
 def test_resubmit_incomplete_revision_is_refused_with_completeness(under_review):

@@ -9,17 +9,12 @@ from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory
 from tests.registry.helpers import fill_proposal
+from tests.schemes import msd_scheme
 
-SCHEME = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "test_then_rank",
-    "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "none"},
-    "ties": "min",
-    "consensus": "mean_rank",
-    "uncertainty": {"bootstrap": 50, "seed": 7, "rank_ci": ["bootstrap"]},
-}
+SCHEME = msd_scheme(
+    without=("targets",),
+    uncertainty={"bootstrap": 50, "seed": 7, "rank_ci": ["bootstrap"]},
+)
 
 
 @pytest.fixture

@@ -6,19 +6,17 @@ import pandas as pd
 import pytest
 
 from ranking import run_analysis, simulate
+from tests.schemes import mean_scheme
 
-SCHEME = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "aggregate_then_rank",
-    "consensus": "mean_rank",
-    "uncertainty": {
+SCHEME = mean_scheme(
+    missing={"policy": "value", "value": 0},
+    consensus="mean_rank",
+    uncertainty={
         "bootstrap": 20,
         "seed": 7,
         "rank_ci": ["bootstrap", "id_wilcoxon_one_sided"],
     },
-}
+)
 
 
 def ideal_three_tasks() -> pd.DataFrame:

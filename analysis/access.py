@@ -1,4 +1,5 @@
-"""Object-level checks of the results pages: 404 for what the user may not see."""
+"""Object lookups of the results pages and of the case-characteristics pages and
+API: 404 for what the user may not see."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from django.shortcuts import get_object_or_404
 
 from registry.models import Registration
 
-from .. import services
-from ..models import AnalysisRun, ResultsVersion
+from . import services
+from .models import AnalysisRun, ResultsVersion
 
 
 def visible_registration(request, identifier: str) -> Registration:
