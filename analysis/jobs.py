@@ -2,9 +2,12 @@
 
 A job function is registered with :func:`job` under a stable name and started
 with ``enqueue(function, *args)``; the queue carries only the name and the
-arguments. With `CELERY_BROKER_URL` set, jobs go to Celery (Redis here) by task
-*name*, so this module imports neither `tasks` nor the job modules (no import
-cycle); without a broker they run in a daemon thread of the web process, so the
+arguments. The name is ``module.function``: a job's module is imported when one
+of its jobs first runs, so no app imports its job modules at start-up (a
+command that runs no job pays nothing for them). With `CELERY_BROKER_URL` set,
+jobs go to Celery (Redis here) by task *name*, so this module imports neither
+`tasks` nor the job modules (no import cycle), and Celery itself only when a job
+is sent; without a broker they run in a daemon thread of the web process, so the
 demo needs no services. Tests run them at once, inside the caller's transaction
 (`JOBS_SYNCHRONOUS`). Otherwise jobs start only after the transaction that
 created their row commits.
@@ -15,6 +18,7 @@ A job that meets a passing problem (the database restarting) raises
 
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 from collections.abc import Callable
@@ -57,15 +61,39 @@ def registered_jobs() -> dict[str, JobFunction]:
     return dict(_REGISTRY)
 
 
-def run_job(name: str, *args) -> None:
-    """Run the registered job `name` (used by every backend)."""
+def _import_job_module(name: str) -> None:
+    """Import the module that registers job `name` (``module.function``), if
+    it belongs to an installed app; names from elsewhere import nothing."""
+    from django.apps import apps
+
+    module = name.rpartition(".")[0]
+    if not any(
+        module == app.name or module.startswith(f"{app.name}.")
+        for app in apps.get_app_configs()
+    ):
+        return
     try:
-        function = _REGISTRY[name]
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not f"{module}.".startswith(f"{exc.name}."):
+            raise  # the job module exists; something it imports is missing
+
+
+def resolve_job(name: str) -> JobFunction:
+    """The registered job `name`, its module imported on first use."""
+    if name not in _REGISTRY:
+        _import_job_module(name)
+    try:
+        return _REGISTRY[name]
     except KeyError:
         raise LookupError(
             f"No job named {name!r}; known jobs: {sorted(_REGISTRY)}."
         ) from None
-    function(*args)
+
+
+def run_job(name: str, *args) -> None:
+    """Run the registered job `name` (used by every backend)."""
+    resolve_job(name)(*args)
 
 
 def uses_celery() -> bool:

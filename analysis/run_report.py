@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import pandas as pd
 from django.utils import timezone
@@ -14,11 +14,8 @@ from registry.parameters import get_parameter
 
 from .design import RegisteredDesign
 from .models import AnalysisRun
+from .report_hooks import report_sections
 from .reports import Deviation, TitleInfo, build_report_data, render_report_pdf
-
-# Further analyses that add a report section (hook; apps append in ready()):
-# each gets the run and returns a section builder (width -> flowables) or None.
-FURTHER_ANALYSES: list[Callable[[AnalysisRun], Callable[[float], list] | None]] = []
 
 
 def later_versions_note(run: AnalysisRun, design: RegisteredDesign) -> str:
@@ -110,6 +107,6 @@ def render_run_report(
         registered_schemes={t.name: t.scheme for t in design.tasks.values()},
         design_answers=design_answers(run.results.registration_version.canonical),
     )
-    sections = tuple(s for s in (f(run) for f in FURTHER_ANALYSES) if s is not None)
+    sections = tuple(s for s in (f(run) for f in report_sections()) if s is not None)
     data = dataclasses.replace(data, further_analyses=sections)
     return render_report_pdf(data)

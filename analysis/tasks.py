@@ -4,6 +4,8 @@
 from celery import shared_task
 from django.db import InterfaceError, OperationalError, close_old_connections
 
+import config.celery  # noqa: F401 - the app these shared tasks bind to
+
 from . import services  # noqa: F401 - registers the analysis jobs
 from .jobs import RetryLater, run_job
 

@@ -9,13 +9,11 @@ class CharacteristicsConfig(AppConfig):
     verbose_name = "Case characteristics"
 
     def ready(self) -> None:
-        # The analysis report gets a case-characteristics section (its hook).
-        from analysis.run_report import FURTHER_ANALYSES
+        # The analysis report gets a case-characteristics section (its hook,
+        # imported when a report is rendered).
+        from analysis.report_hooks import add_report_section
 
-        from .services import report_section_for
-
-        if report_section_for not in FURTHER_ANALYSES:
-            FURTHER_ANALYSES.append(report_section_for)
+        add_report_section("characteristics.services.report_section_for")
 
     def job_runs(self) -> list[tuple[type, Callable[[int], None]]]:
         """Case-model fits, for the watchdog (see ``AnalysisConfig.job_runs``)."""

@@ -263,7 +263,7 @@ def _fit_claimed(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
 
 def report_section_for(analysis_run):
     """The analysis report's case-characteristics section (hook of
-    ``analysis.run_report.FURTHER_ANALYSES``): the latest finished run on the
+    ``analysis.report_hooks``): the latest finished run on the
     same results version, or None."""
     run = (
         CaseModelRun.objects.filter(

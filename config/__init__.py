@@ -1,6 +1,4 @@
-"""Project configuration; the Celery app is loaded with Django so that
-`shared_task`s (analysis.tasks) always bind to it, never to Celery's default."""
-
-from .celery import app as celery_app
-
-__all__ = ["celery_app"]
+"""Project configuration. The Celery app (`config.celery`) is imported only
+where Celery is used: by the worker (``celery -A config`` finds it), by
+`analysis.tasks` (so its `shared_task`s bind to it, never to Celery's
+default) and by `analysis.jobs` when a job is sent to the broker."""

@@ -14,10 +14,12 @@ class PublicRecordConfig(AppConfig):
 
         from registry.models import RegistrationVersion
 
-        from . import deposit  # registers the deposit job
-
         def version_saved(sender, instance, created, **kwargs):
             if created:
+                # imported here, not at start-up: it pulls in the design PDF
+                # (reportlab); its job is found by name when it runs
+                from . import deposit
+
                 deposit.schedule_deposit(instance)
 
         post_save.connect(

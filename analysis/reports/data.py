@@ -36,7 +36,6 @@ __all__ = [
     "descriptive_statistics",
     "readable",
     "report_tables",
-    "scheme_differences",
 ]
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
@@ -394,18 +393,6 @@ def readable(value: Any) -> str:
         more = len(value) - READABLE_ITEMS
         return ", ".join(items) + (f" … and {more} more" if more > 0 else "")
     return str(value)
-
-
-def scheme_differences(
-    registered: Mapping[str, Any] | None, executed: Mapping[str, Any]
-) -> list[tuple[str, str, str]]:
-    """(field, registered, executed) for every top-level field that differs."""
-    registered = registered or {}
-    return [
-        (name, readable(registered.get(name)), readable(executed.get(name)))
-        for name in sorted(set(registered) | set(executed))
-        if registered.get(name) != executed.get(name)
-    ]
 
 
 def _first(ranks: Mapping[str, Any], places: int = 1) -> list[str]:

@@ -89,3 +89,41 @@ def test_jobs_are_registered_functions_called_by_reference():
         jobs.job_name(services.compute_output)
     with pytest.raises(LookupError, match=r"No job named 'analysis\.nothing'"):
         jobs.run_job("analysis.nothing")
+
+
+STARTUP_CHECK = """
+import sys
+import django
+django.setup()
+heavy = ("celery", "pandas", "matplotlib", "reportlab", "scipy")
+print(sorted(m for m in heavy if m in sys.modules))
+print("publicrecord.deposit" in sys.modules)
+from analysis import jobs
+function = jobs.resolve_job("publicrecord.deposit.deposit_job")
+from publicrecord import deposit
+print(function is deposit.deposit_job)
+try:
+    jobs.resolve_job("json.tool.main")
+except LookupError:
+    print("json.tool" in sys.modules)
+"""
+
+
+def test_django_starts_without_job_modules_and_finds_jobs_by_name():
+    """Apps register hooks and jobs by name: starting Django imports no job
+    module, Celery or plotting stack; a job's module is imported when it is
+    first looked up, and only when it belongs to an installed app."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.base"}
+    lines = subprocess.run(
+        [sys.executable, "-c", STARTUP_CHECK],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert lines == ["[]", "False", "True", "False"]

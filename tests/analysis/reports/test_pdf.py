@@ -215,7 +215,12 @@ def test_pdf_module_is_the_only_reportlab_importer():
 
 def test_exploratory_report_shows_registered_and_executed_scheme(ideal_run):
     results, output = ideal_run
-    registered = {**output["scheme"], "method": "rank_then_aggregate"}
+    executed = output["scheme"]
+    registered = {
+        **executed,
+        "method": "rank_then_aggregate",
+        "uncertainty": {**executed["uncertainty"], "bootstrap": 7},
+    }
     data = build_report_data(
         results,
         output,
@@ -228,6 +233,10 @@ def test_exploratory_report_shows_registered_and_executed_scheme(ideal_run):
     assert "rank algorithms within each case" in text.lower() or "rank-then" in text
     assert "The executed scheme differs from the registered one" in text
     assert "Brain method rank_then_aggregate aggregate_then_rank" in text
+    # a nested field is named by its path, the fields around it left out
+    bootstrap = executed["uncertainty"]["bootstrap"]
+    assert f"Brain uncertainty.bootstrap 7 {bootstrap}" in text
+    assert "uncertainty.seed" not in text
 
 
 def test_checklist_names_design_parameters_and_report_pages(ideal_run):
