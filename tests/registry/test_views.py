@@ -5,6 +5,7 @@ from registry import services
 from registry.enums import ChallengeStatus
 from registry.models import Answer, Challenge, Task
 from registry.parameters import get_parameter
+from registry.selectors import proposals_of
 from tests.factories import ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -306,6 +307,20 @@ def test_dashboard_lists_my_proposals_with_completeness(signed_in, proposal):
     assert "Decathlon" in response.text
     assert "Someone else" not in response.text
     assert 'data-percent="' in response.text
+
+
+def test_dashboard_lists_co_organized_proposals_once(signed_in, organizer, proposal):
+    theirs = ChallengeFactory(name="Co-organized")
+    theirs.co_organizers.add(organizer)
+    proposal.co_organizers.add(organizer)  # owner and co-organizer: still one row
+    ChallengeFactory(name="Someone else's")
+    assert sorted(proposals_of(organizer).values_list("name", flat=True)) == [
+        "Co-organized",
+        "Decathlon",
+    ]
+    response = signed_in.get(reverse("registry:dashboard"))
+    assert "Co-organized" in response.text
+    assert "Someone else" not in response.text
 
 
 @pytest.mark.parametrize("count", [1, 3])
