@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
 
 from config.json_input import loads_bounded
 
@@ -28,7 +29,7 @@ def parse_team_lines(text: str) -> dict[str, str]:
     return teams
 
 
-def within_upload_limit(upload):
+def within_upload_limit(upload: UploadedFile) -> UploadedFile:
     """The uploaded file, refused when larger than MAX_UPLOAD_BYTES (the upload
     forms of results and of case metadata)."""
     limit = settings.MAX_UPLOAD_BYTES
