@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import FileResponse, Http404, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.http import FileResponse, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -14,39 +13,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser, loads_bounded
-from registry.models import Registration
 from registry.spreadsheet import csv_text
 
 from . import ingest, run_state, services
-from .models import AnalysisRun, ResultsVersion
+from .access import visible_registration, visible_results, visible_run
+from .models import AnalysisRun
 from .reports import descriptive_statistics, report_tables
-
-
-def get_registration_for_results(request: Request, identifier: str) -> Registration:
-    registration = get_object_or_404(
-        Registration.objects.select_related("challenge"), identifier=identifier
-    )
-    if not services.can_see_results(request.user, registration):
-        raise Http404
-    return registration
-
-
-def get_results(request: Request, pk: int) -> ResultsVersion:
-    results = get_object_or_404(
-        ResultsVersion.objects.select_related("registration__challenge"), pk=pk
-    )
-    if not services.can_see_results(request.user, results.registration):
-        raise Http404
-    return results
-
-
-def get_run(request: Request, pk: int) -> AnalysisRun:
-    run = get_object_or_404(
-        AnalysisRun.objects.select_related("results__registration__challenge"), pk=pk
-    )
-    if not services.can_see_results(request.user, run.results.registration):
-        raise Http404
-    return run
 
 
 def parse_teams(raw) -> dict[str, str]:
@@ -111,7 +83,7 @@ class ResultsUpload(APIView):
         },
     )
     def post(self, request: Request, identifier: str) -> Response:
-        registration = get_registration_for_results(request, identifier)
+        registration = visible_registration(request, identifier)
         if not services.can_upload_results(request.user, registration):
             raise PermissionDenied("Only the organizers upload results.")
         upload = request.FILES.get("file")
@@ -185,7 +157,7 @@ class AnalysisCreate(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
-        results = get_results(request, pk)
+        results = visible_results(request, pk)
         data = request.data if isinstance(request.data, dict) else {}
         run = services.start_analysis(
             results=results,
@@ -209,7 +181,7 @@ class AnalysisRetry(APIView):
 
     @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
-        run = get_run(request, pk)
+        run = visible_run(request, pk)
         try:
             run = services.retry_analysis(run=run, actor=request.user)
         except services.NotRetryableError as exc:
@@ -221,20 +193,20 @@ class AnalysisRetry(APIView):
 class AnalysisDetail(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(run_data(get_run(request, pk)))
+        return Response(run_data(visible_run(request, pk)))
 
 
 class AnalysisDeviations(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, pk: int) -> Response:
-        run = get_run(request, pk)
+        run = visible_run(request, pk)
         return Response(run.deviations)
 
 
 class AnalysisReport(APIView):
     @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request: Request, pk: int) -> FileResponse | Response:
-        run = get_run(request, pk)
+        run = visible_run(request, pk)
         if not run.report:
             return Response(
                 {"detail": f"The report is not ready (status {run.status})."},
@@ -257,7 +229,7 @@ class AnalysisTables(APIView):
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, pk: int) -> HttpResponse | Response:
-        run = get_run(request, pk)
+        run = visible_run(request, pk)
         if run.output is None:
             return Response({"detail": "The analysis has no output yet."}, status=409)
         tables = report_tables(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
 
 from config.json_input import loads_bounded
 
@@ -28,6 +29,17 @@ def parse_team_lines(text: str) -> dict[str, str]:
     return teams
 
 
+def within_upload_limit(upload: UploadedFile) -> UploadedFile:
+    """The uploaded file, refused when larger than MAX_UPLOAD_BYTES (the upload
+    forms of results and of case metadata)."""
+    limit = settings.MAX_UPLOAD_BYTES
+    if upload.size > limit:
+        raise forms.ValidationError(
+            f"The file is {upload.size:,} bytes; the limit is {limit:,} bytes."
+        )
+    return upload
+
+
 class ResultsUploadForm(forms.Form):
     file = forms.FileField(
         label="Results file (CSV or XLSX)",
@@ -44,13 +56,7 @@ class ResultsUploadForm(forms.Form):
     )
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        limit = settings.MAX_UPLOAD_BYTES
-        if upload.size > limit:
-            raise forms.ValidationError(
-                f"The file is {upload.size:,} bytes; the limit is {limit:,} bytes."
-            )
-        return upload
+        return within_upload_limit(self.cleaned_data["file"])
 
     def clean_teams(self) -> dict[str, str]:
         return parse_team_lines(self.cleaned_data["teams"])

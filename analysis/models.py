@@ -8,7 +8,25 @@ from django.conf import settings
 from django.db import models
 
 
-class ResultsVersion(models.Model):
+class UploadedTable(models.Model):
+    """A committed version of an uploaded table: its number, the hash of its
+    normalised CSV (`content`, declared by each table), the file's name, its
+    rows, who uploaded it and when. Append-only."""
+
+    number = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    original_name = models.CharField(max_length=255)
+    row_count = models.PositiveIntegerField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class ResultsVersion(UploadedTable):
     """One committed upload of per-case results for a registration."""
 
     registration = models.ForeignKey(
@@ -16,7 +34,6 @@ class ResultsVersion(models.Model):
         on_delete=models.PROTECT,
         related_name="results_versions",
     )
-    number = models.PositiveIntegerField()
     registration_version = models.ForeignKey(
         "registry.RegistrationVersion",
         on_delete=models.PROTECT,
@@ -24,14 +41,8 @@ class ResultsVersion(models.Model):
         help_text="The registered version in force when the results were uploaded.",
     )
     content = models.TextField(help_text="Normalised CSV of the results table.")
-    sha256 = models.CharField(max_length=64)
-    original_name = models.CharField(max_length=255)
-    row_count = models.PositiveIntegerField()
     teams = models.JSONField(
         default=dict, blank=True, help_text="Team → affiliation (institution)."
-    )
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     idempotency_key = models.CharField(
         max_length=200,
@@ -40,7 +51,6 @@ class ResultsVersion(models.Model):
         help_text="The upload's Idempotency-Key (API) or one-time token (web): "
         "a retry with the same key returns this version instead of a new one.",
     )
-    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["registration_id", "number"]

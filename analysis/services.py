@@ -335,9 +335,9 @@ def _analyse(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
     _finish(claim, beat, run, frame, output)
 
 
-def _start_chunks(run_id: int, chunks: list[ChunkSpec]) -> None:
-    """Store the chunk rows (finished ones of an earlier attempt are kept) and
-    run the unfinished chunks: on all workers, or here one after another."""
+def store_chunks(run_id: int, chunks: list[ChunkSpec]) -> None:
+    """The chunk rows of a run; rows an earlier attempt stored (finished or
+    not) are kept."""
     AnalysisChunk.objects.bulk_create(
         [
             AnalysisChunk(
@@ -352,6 +352,12 @@ def _start_chunks(run_id: int, chunks: list[ChunkSpec]) -> None:
         ],
         ignore_conflicts=True,
     )
+
+
+def _start_chunks(run_id: int, chunks: list[ChunkSpec]) -> None:
+    """Store the chunk rows and run the unfinished ones: on all workers, or
+    here one after another."""
+    store_chunks(run_id, chunks)
     pending = [
         (run_id, c.group, c.key, c.task, c.first_block, c.stop_block)
         for c in AnalysisChunk.objects.filter(run_id=run_id, finished=None)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -15,9 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from analysis.access import visible_results
-from analysis.services import can_see_results, can_upload_results
+from analysis.services import can_upload_results
 
 from . import services
+from .access import visible_metadata, visible_run
 from .models import CaseMetadataVersion, CaseModelRun
 
 
@@ -96,25 +96,6 @@ class CaseMetadata(APIView):
         return Response(_version_data(version), status=status.HTTP_201_CREATED)
 
 
-def _metadata(request: Request, pk: int) -> CaseMetadataVersion:
-    version = get_object_or_404(
-        CaseMetadataVersion.objects.select_related("results__registration__challenge"),
-        pk=pk,
-    )
-    if not can_see_results(request.user, version.results.registration):
-        raise Http404
-    return version
-
-
-def _run(request: Request, pk: int) -> CaseModelRun:
-    run = get_object_or_404(
-        CaseModelRun.objects.select_related("metadata__results__registration"), pk=pk
-    )
-    if not can_see_results(request.user, run.metadata.results.registration):
-        raise Http404
-    return run
-
-
 class CaseModelCreate(APIView):
     """POST a specification (contract §2) as the JSON body: queues the fit."""
 
@@ -122,7 +103,7 @@ class CaseModelCreate(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
-        version = _metadata(request, pk)
+        version = visible_metadata(request, pk)
         try:
             run = services.start_case_model_run(
                 metadata=version, spec=request.data, actor=request.user
@@ -138,13 +119,13 @@ class CaseModelCreate(APIView):
 class CaseModelDetail(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(_run_data(_run(request, pk)))
+        return Response(_run_data(visible_run(request, pk)))
 
 
 class CaseModelReport(APIView):
     @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request: Request, pk: int) -> HttpResponse | Response:
-        run = _run(request, pk)
+        run = visible_run(request, pk)
         if not run.output:
             return Response(
                 {"detail": f"The run has no output (status {run.status})."},

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
 
+from analysis.forms import within_upload_limit
 from casemodels import column_kind
 
 
@@ -17,13 +17,7 @@ class MetadataUploadForm(forms.Form):
     )
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > settings.MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(
-                f"The file is {upload.size:,} bytes; the limit is "
-                f"{settings.MAX_UPLOAD_BYTES:,} bytes."
-            )
-        return upload
+        return within_upload_limit(self.cleaned_data["file"])
 
 
 class MetadataCommitForm(forms.Form):

@@ -4,13 +4,12 @@ Both are append-only like results versions and analysis runs: a new upload is
 a new version, a re-run is a new run; nothing is ever overwritten.
 """
 
-from django.conf import settings
 from django.db import models
 
-from analysis.models import JobRun
+from analysis.models import JobRun, UploadedTable
 
 
-class CaseMetadataVersion(models.Model):
+class CaseMetadataVersion(UploadedTable):
     """One committed metadata table (contract §1) for one results version."""
 
     results = models.ForeignKey(
@@ -18,18 +17,10 @@ class CaseMetadataVersion(models.Model):
         on_delete=models.PROTECT,
         related_name="case_metadata_versions",
     )
-    number = models.PositiveIntegerField()
     content = models.TextField(help_text="Normalised CSV of the metadata table.")
-    sha256 = models.CharField(max_length=64)
-    original_name = models.CharField(max_length=255)
-    row_count = models.PositiveIntegerField()
     checks = models.JSONField(
         default=dict, help_text="The contract's checks, as shown before commit."
     )
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["results_id", "number"]

@@ -8,46 +8,25 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from analysis.access import visible_results
 from analysis.models import AnalysisStatus
 from analysis.plots import figure_png
-from analysis.services import can_see_results, can_upload_results, results_frame
+from analysis.services import can_upload_results, results_frame
 
 from . import services
+from .access import visible_metadata, visible_run
 from .design import named_columns
 from .forms import MetadataCommitForm, MetadataUploadForm, ModelSpecForm
-from .models import CaseMetadataVersion, CaseModelRun
+from .models import CaseModelRun
 from .plots import forest_global, forest_per_algorithm
 from .summary import failure_rate_table, findings
 
 PLOT_DPI = 110
 PLOTS = {"global": forest_global, "per-algorithm": forest_per_algorithm}
-
-
-def _visible_metadata(request, pk: int) -> CaseMetadataVersion:
-    version = get_object_or_404(
-        CaseMetadataVersion.objects.select_related("results__registration__challenge"),
-        pk=pk,
-    )
-    if not can_see_results(request.user, version.results.registration):
-        raise Http404("No such metadata version.")
-    return version
-
-
-def _visible_run(request, pk: int) -> CaseModelRun:
-    run = get_object_or_404(
-        CaseModelRun.objects.select_related(
-            "metadata__results__registration__challenge", "requested_by"
-        ),
-        pk=pk,
-    )
-    if not can_see_results(request.user, run.metadata.results.registration):
-        raise Http404("No such case-characteristics run.")
-    return run
 
 
 def spec_form(results, version, data=None) -> ModelSpecForm:
@@ -160,7 +139,7 @@ def commit(request, pk: int):
 @login_required
 @require_POST
 def start(request, pk: int):
-    version = _visible_metadata(request, pk)
+    version = visible_metadata(request, pk)
     results = version.results
     form = spec_form(results, version, request.POST)
     if not form.is_valid():
@@ -197,7 +176,7 @@ def _body(run) -> dict:
 @login_required
 @require_GET
 def run_page(request, pk: int):
-    run = _visible_run(request, pk)
+    run = visible_run(request, pk)
     context = {
         "registration": run.metadata.results.registration,
         "finished": run.status in (AnalysisStatus.DONE, AnalysisStatus.FAILED),
@@ -212,14 +191,14 @@ def run_page(request, pk: int):
 @require_GET
 def run_body(request, pk: int):
     return render(
-        request, "characteristics/_run_body.html", _body(_visible_run(request, pk))
+        request, "characteristics/_run_body.html", _body(visible_run(request, pk))
     )
 
 
 @login_required
 @require_GET
 def run_plot(request, pk: int, kind: str):
-    run = _visible_run(request, pk)
+    run = visible_run(request, pk)
     if kind not in PLOTS or not run.output:
         raise Http404("No such figure.")
     try:
@@ -233,7 +212,7 @@ def run_plot(request, pk: int, kind: str):
 
 def _finished_run(request, pk: int) -> CaseModelRun:
     """A visible run that has an output (the downloads need one)."""
-    run = _visible_run(request, pk)
+    run = visible_run(request, pk)
     if not run.output:
         raise Http404("The run has no output yet.")
     return run

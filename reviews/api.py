@@ -61,7 +61,7 @@ class Assignments(ReviewAPIView):
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         labels = selectors.reviewer_labels(challenge)
-        assignments = challenge.assignments.select_related("reviewer", "assigned_by")
+        assignments = selectors.assignments_on(challenge)
         if not selectors.sees_identities(request.user, challenge):
             if is_organizer(request.user, challenge):
                 raise PermissionDenied("Organizers do not see reviewer assignments.")
@@ -89,9 +89,8 @@ class Assignments(ReviewAPIView):
             confirm=data.validated_data["confirm"],
             actor=request.user,
         )
-        labels = selectors.reviewer_labels(challenge)
         return Response(
-            selectors.assignment_data(assignment, label=labels[assignment.reviewer_id]),
+            selectors.labelled_assignment_data(assignment),
             status=status.HTTP_201_CREATED,
         )
 
@@ -136,10 +135,7 @@ class AssignmentDetail(ReviewAPIView):
                 role=role,
                 confirm=data.validated_data["confirm"],
             )
-        labels = selectors.reviewer_labels(assignment.challenge)
-        return Response(
-            selectors.assignment_data(assignment, label=labels[assignment.reviewer_id])
-        )
+        return Response(selectors.labelled_assignment_data(assignment))
 
 
 class Suggestions(ReviewAPIView):

@@ -154,6 +154,17 @@ def assignment_data(assignment: Assignment, *, label: str) -> dict[str, Any]:
     }
 
 
+def assignments_on(challenge: Challenge) -> QuerySet:
+    """A proposal's assignments, with the people `assignment_data` names."""
+    return challenge.assignments.select_related("reviewer", "assigned_by")
+
+
+def labelled_assignment_data(assignment: Assignment) -> dict[str, Any]:
+    """One assignment as `assignment_data`, labelled as its proposal labels it."""
+    labels = reviewer_labels(assignment.challenge)
+    return assignment_data(assignment, label=labels[assignment.reviewer_id])
+
+
 def review_progress(challenge: Challenge) -> dict[str, Any]:
     """Active reviewers per role against the call's minimums; reviews in."""
     active = challenge.assignments.filter(status__in=ACTIVE_ASSIGNMENT_STATES)

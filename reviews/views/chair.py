@@ -104,7 +104,7 @@ def _render_manage(
     status=200,
 ):
     labels = selectors.reviewer_labels(challenge)
-    assignments = challenge.assignments.select_related("reviewer", "assigned_by")
+    assignments = selectors.assignments_on(challenge)
     reviews = selectors.visible_review_data(request.user, challenge, labels=labels)
     context = {
         "challenge": challenge,

@@ -12,3 +12,18 @@ def sign_in(page, username: str, password: str = PASSWORD) -> None:
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def csp_violations(page) -> list[str]:
+    """The Content-Security-Policy violations `page` reports on its console from
+    now on (the list grows as they come)."""
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text)
+            if "Content Security Policy" in message.text
+            else None
+        ),
+    )
+    return violations

@@ -49,6 +49,16 @@ def registered_challenge(scheme=SCHEME):
     return register_challenge(challenge=challenge, actor=chair)
 
 
+def committed_results(registration) -> ResultsVersion:
+    """20 simulated cases per task, stored as results by the owner."""
+    return commit_results(
+        registration=registration,
+        raw=read_upload("results.csv", results_csv(n_cases=20)),
+        original_name="results.csv",
+        actor=registration.challenge.owner,
+    )
+
+
 @pytest.fixture
 def quiet(page):
     """Wait, at the end, until the browser's requests are answered: figures are
@@ -128,12 +138,7 @@ def test_progress_bar_follows_a_queued_run_without_reload(page, quiet):
     registration = registered_challenge()
     olga = registration.challenge.owner
 
-    results = commit_results(
-        registration=registration,
-        raw=read_upload("results.csv", results_csv(n_cases=20)),
-        original_name="results.csv",
-        actor=olga,
-    )
+    results = committed_results(registration)
     finished = start_analysis(results=results, actor=olga)  # synchronous in tests
     finished.refresh_from_db()
     queued = AnalysisRun.objects.create(

@@ -3,6 +3,7 @@ violation (inline script or style, foreign origin) on the main pages."""
 
 import pytest
 
+from tests.browser.helpers import csp_violations
 from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -12,15 +13,7 @@ def test_main_pages_raise_no_csp_violation(page):
     organizer = UserFactory(username="olga")
     challenge = ChallengeFactory(owner=organizer, call=CallFactory())
     TaskFactory(challenge=challenge, name="Brain")
-    violations: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            violations.append(message.text)
-            if "Content Security Policy" in message.text
-            else None
-        ),
-    )
+    violations = csp_violations(page)
     page.goto("/")
     page.goto("/accounts/login/")
     page.fill("input[name=username]", "olga")

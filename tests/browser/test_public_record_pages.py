@@ -3,6 +3,7 @@ in the browser under the Content-Security-Policy, on a phone-sized screen too.""
 
 import pytest
 
+from tests.browser.helpers import csp_violations
 from tests.browser.test_open_feedback import registered_challenge, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -10,15 +11,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_public_record_pages_raise_no_csp_violation(page):
     registration = registered_challenge()
-    violations: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            violations.append(message.text)
-            if "Content Security Policy" in message.text
-            else None
-        ),
-    )
+    violations = csp_violations(page)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto("/statistics/")
     assert page.locator("#stat-challenges").inner_text() == "1"

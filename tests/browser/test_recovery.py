@@ -5,11 +5,13 @@ import os
 
 import pytest
 
-from analysis.ingest import commit_results, read_upload
 from analysis.models import AnalysisRun, AnalysisStatus
 from registry import services
-from tests.analysis.django.conftest import results_csv
-from tests.browser.test_analysis import registered_challenge, sign_in
+from tests.browser.test_analysis import (
+    committed_results,
+    registered_challenge,
+    sign_in,
+)
 from tests.factories import CallFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,12 +29,7 @@ def shoot(page, name: str) -> None:
 def test_a_failed_run_shows_its_reason_and_retry_finishes_it(page):
     registration = registered_challenge()
     olga = registration.challenge.owner
-    results = commit_results(
-        registration=registration,
-        raw=read_upload("results.csv", results_csv(n_cases=20)),
-        original_name="results.csv",
-        actor=olga,
-    )
+    results = committed_results(registration)
     schemes = {t.name: t.scheme for t in registration.challenge.tasks.all()}
     run = AnalysisRun.objects.create(
         results=results,

@@ -97,3 +97,12 @@ def test_report_pdf_is_served_for_a_finished_run(organizer_api, results, tables)
     response = organizer_api.get(f"/api/v1/case-models/{run['id']}/report.pdf")
     assert response.status_code == 200
     assert response.content.startswith(b"%PDF")
+
+
+def test_hidden_results_answer_as_missing_ones(api, results):
+    """No existence leak: the same 404 for results one may not see and none."""
+    api.force_authenticate(UserFactory(username="mallory"))
+    hidden = api.get(f"/api/v1/results/{results.pk}/case-metadata/")
+    missing = api.get(f"/api/v1/results/{results.pk + 1000}/case-metadata/")
+    assert hidden.status_code == missing.status_code == 404
+    assert hidden.json() == missing.json() == {"detail": "No such results version."}

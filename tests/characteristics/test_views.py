@@ -18,13 +18,17 @@ def client_in(client, organizer):
     return client
 
 
+def upload_metadata(client, results, table: bytes):
+    return client.post(
+        reverse("characteristics:upload", args=[results.pk]),
+        {"file": metadata_file(table)},
+    )
+
+
 def test_upload_preview_commit_and_run(client_in, results, tables):
     page = reverse("characteristics:page", args=[results.pk])
     assert client_in.get(page).status_code == 200
-    preview = client_in.post(
-        reverse("characteristics:upload", args=[results.pk]),
-        {"file": metadata_file(tables[1])},
-    )
+    preview = upload_metadata(client_in, results, tables[1])
     assert preview.status_code == 200
     assert b"Commit metadata" in preview.content
     assert CaseMetadataVersion.objects.count() == 0
@@ -86,4 +90,14 @@ def test_commit_of_a_bad_table_stores_nothing(client_in, results):
     )
     assert response.status_code == 400
     assert b"no &#x27;case&#x27; column" in response.content
+    assert CaseMetadataVersion.objects.count() == 0
+
+
+def test_upload_larger_than_the_limit_is_refused_by_its_size(
+    client_in, results, tables, settings
+):
+    settings.MAX_UPLOAD_BYTES = 100
+    response = upload_metadata(client_in, results, tables[1])
+    assert response.status_code == 400
+    assert b"the limit is 100 bytes" in response.content
     assert CaseMetadataVersion.objects.count() == 0

@@ -6,6 +6,7 @@ from demo.accounts import ensure_demo_accounts, ensure_demo_call
 from demo.load import load_demo_challenges
 from demo.story import MSD_SCHEME, review_and_accept
 from registry import services
+from registry.amendments import propose_amendment
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory
@@ -79,3 +80,13 @@ def demo_registered(db):
     msd_challenge.refresh_from_db()
     registration = register_challenge(challenge=msd_challenge, actor=users["chair"])
     return registration, users
+
+
+def propose_more_cases(registration, organizer, justification="More cases."):
+    """An amendment raising Brain's test cases (parameter 38) to 120."""
+    return propose_amendment(
+        registration=registration,
+        actor=organizer,
+        justification=justification,
+        changes={"tasks": {"Brain": {"38": {"count": 120, "details": ""}}}},
+    )

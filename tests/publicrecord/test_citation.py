@@ -5,11 +5,11 @@ import pytest
 
 from publicrecord.citation import NAMESPACE, validate_datacite
 from publicrecord.orcid import check_digit, clean_orcid
-from registry.amendments import approve_amendment, propose_amendment
+from registry.amendments import approve_amendment
 from registry.models import Registration
 from tests.factories import UserFactory
 
-from .conftest import CLEAN_SCHEME, registered
+from .conftest import CLEAN_SCHEME, propose_more_cases, registered
 
 pytestmark = pytest.mark.django_db
 NS = {"d": NAMESPACE}
@@ -126,13 +126,9 @@ def test_every_version_validates_and_links_its_predecessor(
 ):
     co = UserFactory(username="co")
     registration.challenge.co_organizers.add(co)  # in the next version's organizers
-    amendment = propose_amendment(
-        registration=registration,
-        actor=organizer,
-        justification="More cases.",
-        changes={"tasks": {"Brain": {"38": {"count": 120, "details": ""}}}},
+    approve_amendment(
+        amendment=propose_more_cases(registration, organizer), actor=chair
     )
-    approve_amendment(amendment=amendment, actor=chair)
     for number in (1, 2):
         data = datacite(api, registration.identifier, number)
         assert validate_datacite(data) == [], number

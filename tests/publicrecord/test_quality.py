@@ -1,10 +1,10 @@
 import pytest
 
 from analysis.models import AnalysisRun, ResultsVersion
-from registry.amendments import approve_amendment, propose_amendment
+from registry.amendments import approve_amendment
 from tests.factories import UserFactory
 
-from .conftest import CLEAN_SCHEME, registered
+from .conftest import CLEAN_SCHEME, propose_more_cases, registered
 
 pytestmark = pytest.mark.django_db
 
@@ -103,11 +103,8 @@ def test_approved_amendment_is_reported_with_its_justification(
     registration = registered(
         call, organizer, chair, name="Amended", scheme=CLEAN_SCHEME
     )
-    amendment = propose_amendment(
-        registration=registration,
-        actor=organizer,
-        justification="More test cases became available.",
-        changes={"tasks": {"Brain": {"38": {"count": 120, "details": ""}}}},
+    amendment = propose_more_cases(
+        registration, organizer, "More test cases became available."
     )
     approve_amendment(amendment=amendment, actor=chair)
     criterion = quality(api, registration.identifier)["amendments_approved_justified"]

@@ -10,7 +10,7 @@ from registry.models import Answer, Challenge, Registration
 from registry.parameters import PARAMETERS, Role
 from tests.factories import CallFactory
 
-from .conftest import AGGREGATE_SCHEME, registered
+from .conftest import AGGREGATE_SCHEME, propose_more_cases, registered
 
 pytestmark = pytest.mark.django_db
 
@@ -199,16 +199,9 @@ def test_demo_statistics_page_shows_completeness_and_methods(api, demo_registere
 def test_cached_statistics_follow_amendments_and_call_titles(
     api, call, organizer, chair
 ):
-    from registry.amendments import propose_amendment
-
     registration = registered(call, organizer, chair, name="Alpha")
     assert api.get(STATS).json()["amendments"]["pending"] == 0
-    propose_amendment(
-        registration=registration,
-        actor=organizer,
-        justification="More cases.",
-        changes={"tasks": {"Brain": {"38": {"count": 120, "details": ""}}}},
-    )
+    propose_more_cases(registration, organizer)
     assert api.get(STATS).json()["amendments"]["pending"] == 1
     call.title = "MICCAI 2027 (Daejeon)"
     call.save()

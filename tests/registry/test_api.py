@@ -12,6 +12,15 @@ def create(api, name="Decathlon", call="miccai-2027"):
     return api.post("/api/v1/challenges/", {"name": name, "call": call}, format="json")
 
 
+def put_website(api, challenge):
+    """Answer parameter 2 (the challenge website) of `challenge`."""
+    return api.put(
+        f"/api/v1/challenges/{challenge.pk}/answers/2/",
+        {"value": "https://x.example.org"},
+        format="json",
+    )
+
+
 def test_parameters_endpoint_lists_53_with_contract_fields(api):
     response = api.get("/api/v1/parameters/")
     assert response.status_code == 200
@@ -156,12 +165,7 @@ def test_completeness_and_submit_follow_threshold(organizer_api, organizer, call
 
 def test_submitted_proposal_is_read_only(organizer_api, organizer, call):
     challenge = ChallengeFactory(call=call, owner=organizer, status="submitted")
-    response = organizer_api.put(
-        f"/api/v1/challenges/{challenge.pk}/answers/2/",
-        {"value": "https://x.example.org"},
-        format="json",
-    )
-    assert response.status_code == 403
+    assert put_website(organizer_api, challenge).status_code == 403
 
 
 def test_drafts_are_invisible_to_others(api, call):
@@ -170,14 +174,7 @@ def test_drafts_are_invisible_to_others(api, call):
     api.force_authenticate(UserFactory())
     assert api.get(f"/api/v1/challenges/{challenge.pk}/").status_code == 404
     assert api.get(f"/api/v1/tasks/{task.pk}/").status_code == 404
-    assert (
-        api.put(
-            f"/api/v1/challenges/{challenge.pk}/answers/2/",
-            {"value": "https://x.example.org"},
-            format="json",
-        ).status_code
-        == 404
-    )
+    assert put_website(api, challenge).status_code == 404
     assert api.get("/api/v1/challenges/").json()["results"] == []
 
 
@@ -186,12 +183,7 @@ def test_co_organizer_can_edit(api, call):
     helper = UserFactory()
     challenge.co_organizers.add(helper)
     api.force_authenticate(helper)
-    response = api.put(
-        f"/api/v1/challenges/{challenge.pk}/answers/2/",
-        {"value": "https://x.example.org"},
-        format="json",
-    )
-    assert response.status_code == 200
+    assert put_website(api, challenge).status_code == 200
 
 
 def test_tasks_are_added_renamed_and_removed(organizer_api, call):

@@ -9,9 +9,10 @@ from django.db.utils import DatabaseError
 
 from registry import services
 from registry.canonical import canonical_json_bytes
-from registry.models import ImmutableRecordError, Registration, RegistrationVersion
+from registry.models import ImmutableRecordError, Registration
 from registry.registration import register_challenge, verify_all_registrations
 from tests.factories import CallFactory, ChallengeFactory, UserFactory
+from tests.records import assert_orm_refuses_changes
 
 pytestmark = pytest.mark.django_db
 
@@ -60,14 +61,7 @@ def test_orm_refuses_to_change_or_delete_versions(accepted, chair):
     registration = register_challenge(challenge=accepted, actor=chair)
     version = registration.versions.get()
     version.canonical = "{}"
-    with pytest.raises(ImmutableRecordError):
-        version.save()
-    with pytest.raises(ImmutableRecordError):
-        version.delete()
-    with pytest.raises(ImmutableRecordError):
-        RegistrationVersion.objects.filter(pk=version.pk).update(canonical="{}")
-    with pytest.raises(ImmutableRecordError):
-        RegistrationVersion.objects.all().delete()
+    assert_orm_refuses_changes(version, ImmutableRecordError, canonical="{}")
     with pytest.raises(ImmutableRecordError):
         registration.delete()
 

@@ -340,13 +340,30 @@ def amendment_form_data(client, url):
     return data
 
 
-def test_amendment_unchanged_form_proposes_nothing(client, registration, organizer):
-    client.force_login(organizer)
+def post_amendment(client, fields: dict[str, str]):
+    """Post the propose page's form back as the browser would, `fields` changed."""
     url = reverse("registry:propose-amendment", args=[IDENTIFIER])
-    data = {**amendment_form_data(client, url), "justification": "Nothing really."}
-    response = client.post(url, data)
+    return client.post(url, {**amendment_form_data(client, url), **fields})
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"justification": "Nothing really."}, "changes: Give at least one change."),
+        (
+            {"c-challenge-organization-p05": "New text"},
+            'data-error-for="justification"',
+        ),
+    ],
+    ids=["unchanged form", "no justification"],
+)
+def test_a_refused_amendment_says_why_and_stores_nothing(
+    client, registration, organizer, fields, reason
+):
+    client.force_login(organizer)
+    response = post_amendment(client, fields)
     assert response.status_code == 400
-    assert "changes: Give at least one change." in response.content.decode()
+    assert reason in response.content.decode()
     assert Amendment.objects.count() == 0
 
 
@@ -354,16 +371,15 @@ def test_amendment_scheme_change_through_page_then_chair_approves(
     client, registration, organizer, chair
 ):
     client.force_login(organizer)
-    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
-    data = amendment_form_data(client, url)
-    data.update(
+    task = registration.challenge.tasks.get()
+    response = post_amendment(
+        client,
         {
             "justification": "Holm over all pairs.",
-            f"scheme-{registration.challenge.tasks.get().pk}-change": "on",
-            f"scheme-{registration.challenge.tasks.get().pk}-test_p_adjust": "holm",
-        }
+            f"scheme-{task.pk}-change": "on",
+            f"scheme-{task.pk}-test_p_adjust": "holm",
+        },
     )
-    response = client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:3000]
     amendment = Amendment.objects.get()
     before = registration.challenge.tasks.get().scheme
@@ -387,12 +403,8 @@ def test_amendment_scheme_change_through_page_then_chair_approves(
 
 def test_amendment_parameter_change_and_reject(client, registration, organizer, chair):
     client.force_login(organizer)
-    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
-    data = amendment_form_data(client, url)
-    data.update(
-        {"justification": "Clarify.", "c-challenge-organization-p05": "New text"}
-    )
-    assert client.post(url, data).status_code == 302
+    fields = {"justification": "Clarify.", "c-challenge-organization-p05": "New text"}
+    assert post_amendment(client, fields).status_code == 302
     amendment = Amendment.objects.get()
     assert amendment.changes == {"challenge": {"5": "New text"}}
     client.force_login(chair)
@@ -401,17 +413,6 @@ def test_amendment_parameter_change_and_reject(client, registration, organizer, 
     amendment.refresh_from_db()
     assert amendment.status == "rejected"
     assert registration.versions.count() == 1
-
-
-def test_amendment_without_justification_is_refused(client, registration, organizer):
-    client.force_login(organizer)
-    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
-    data = amendment_form_data(client, url)
-    data["c-challenge-organization-p05"] = "New text"
-    response = client.post(url, data)
-    assert response.status_code == 400
-    assert 'data-error-for="justification"' in response.content.decode()
-    assert Amendment.objects.count() == 0
 
 
 # --- the public reader (#15) ------------------------------------------------------

@@ -13,7 +13,7 @@ from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.factories import ChallengeFactory, TaskFactory
 from tests.registry.helpers import fill_proposal
-from tests.registry.test_registration_pages import IDENTIFIER, amendment_form_data
+from tests.registry.test_registration_pages import IDENTIFIER, post_amendment
 from tests.schemes import mean_scheme
 
 pytestmark = pytest.mark.django_db
@@ -141,18 +141,16 @@ def test_amendment_page_marks_a_parameter_not_applicable(
     client, registration, organizer
 ):
     client.force_login(organizer)
-    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
     task = registration.challenge.tasks.get()
     prefix = f"t{task.pk}-challenge-outcome-p{RESULTS}"
-    data = amendment_form_data(client, url)
-    data.update(
+    response = post_amendment(
+        client,
         {
             "justification": "Scope cut.",
             f"{prefix}-na": "on",
             f"{prefix}-reason": "No results document is planned.",
-        }
+        },
     )
-    response = client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:3000]
     assert Amendment.objects.get().changes == {
         "tasks": {

@@ -21,6 +21,7 @@ from analysis.services import (
     results_frame,
     run_chunk,
     start_analysis,
+    store_chunks,
 )
 from tests.analysis.django.conftest import results_csv
 
@@ -127,17 +128,7 @@ def _running_chunked_run(results, chair, *, heartbeat=None):
     specs = plan_chunks(
         results_frame(results), SCHEMES, seed=7, threshold=1, replicates=100
     )
-    AnalysisChunk.objects.bulk_create(
-        AnalysisChunk(
-            run=run,
-            group=c.group,
-            key=c.key,
-            task=c.task,
-            first_block=c.first_block,
-            stop_block=c.stop_block,
-        )
-        for c in specs
-    )
+    store_chunks(run.pk, specs)
     return run, [(run.pk, *astuple(c)) for c in specs]
 
 

@@ -31,26 +31,21 @@ def test_resume_jobs_finishes_queued_and_stale_running_runs(
         results=results, scheme={"Brain": SCHEME}, seed=7, requested_by=chair
     )
     long_ago = timezone.now() - timedelta(hours=2)
-    stale = AnalysisRun.objects.create(
-        results=results,
-        scheme={"Brain": SCHEME},
-        seed=7,
-        requested_by=chair,
-        status=AnalysisStatus.RUNNING,
-        started=long_ago,
-        heartbeat=long_ago,
-        progress=40,
-    )
-    alive = AnalysisRun.objects.create(
-        results=results,
-        scheme={"Brain": SCHEME},
-        seed=7,
-        requested_by=chair,
-        status=AnalysisStatus.RUNNING,
-        started=long_ago,
-        heartbeat=timezone.now(),
-        progress=40,
-    )
+
+    def running_since_long_ago(heartbeat) -> AnalysisRun:
+        return AnalysisRun.objects.create(
+            results=results,
+            scheme={"Brain": SCHEME},
+            seed=7,
+            requested_by=chair,
+            status=AnalysisStatus.RUNNING,
+            started=long_ago,
+            heartbeat=heartbeat,
+            progress=40,
+        )
+
+    stale = running_since_long_ago(heartbeat=long_ago)
+    alive = running_since_long_ago(heartbeat=timezone.now())
 
     with django_capture_on_commit_callbacks(execute=True):
         call_command("resume_jobs", "--stale-minutes", "30")

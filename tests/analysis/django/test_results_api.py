@@ -289,3 +289,15 @@ def test_tasks_under_different_schemes_get_one_report(
     text = pdf_text(b"".join(report.streaming_content)).replace("\n", " ")
     assert "(tasks Brain)" in text
     assert "(tasks Heart)" in text
+
+
+def test_a_hidden_run_answers_as_a_missing_one(api, results, chair):
+    """No existence leak: the 404 of a run one may not see is the 404 of none."""
+    run = AnalysisRun.objects.create(
+        results=results, scheme={}, seed=1, requested_by=chair
+    )
+    api.force_authenticate(UserFactory(username="mallory"))
+    hidden = api.get(f"/api/v1/analyses/{run.pk}/")
+    missing = api.get(f"/api/v1/analyses/{run.pk + 1000}/")
+    assert hidden.status_code == missing.status_code == 404
+    assert hidden.json() == missing.json() == {"detail": "No such analysis."}

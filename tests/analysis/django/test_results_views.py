@@ -275,3 +275,13 @@ def test_a_task_with_targets_shows_each_targets_figures(
         assert response.status_code == 200
         assert response.content.startswith(b"\x89PNG")
     assert f"/analyses/{run.pk}/plots/dot_box.png" not in page  # pooled targets: no
+
+
+def test_upload_larger_than_the_limit_is_refused_by_its_size(
+    organizer_client, settings
+):
+    settings.MAX_UPLOAD_BYTES = 100
+    response = post_upload(organizer_client, results_csv())
+    assert response.status_code == 400
+    assert "the limit is 100 bytes" in response.content.decode()
+    assert staged_files() == []
