@@ -5,7 +5,6 @@ conflicts answer 409 with the reason; permission refusals 403; bad input 400."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -97,10 +96,19 @@ class Assignments(ReviewAPIView):
 
 def _chaired_assignment(request: Request, pk: int) -> Assignment:
     """404 unless the caller may see the proposal; the service checks chairs."""
-    assignment = get_object_or_404(
-        Assignment.objects.select_related("challenge__call", "reviewer"), pk=pk
+    return _assignment_or_404(
+        request,
+        Assignment.objects.select_related("challenge__call", "reviewer"),
+        pk,
+        lambda assignment: can_view_challenge(request.user, assignment.challenge),
     )
-    if not can_view_challenge(request.user, assignment.challenge):
+
+
+def _assignment_or_404(request: Request, queryset, pk: int, may_see) -> Assignment:
+    """The assignment if ``may_see`` it; one 404 whether it is missing or
+    hidden (the answer must not tell which)."""
+    assignment = queryset.filter(pk=pk).first()
+    if assignment is None or not may_see(assignment):
         raise NotFound("No such assignment.")
     return assignment
 
@@ -309,15 +317,13 @@ class Checks(ReviewAPIView):
 class Decline(ReviewAPIView):
     @extend_schema(request=DeclineSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
-        assignment = get_object_or_404(
-            Assignment.objects.select_related("challenge"), pk=pk
+        assignment = _assignment_or_404(
+            request,
+            Assignment.objects.select_related("challenge"),
+            pk,
+            lambda assignment: assignment.reviewer_id == request.user.pk
+            or can_view_challenge(request.user, assignment.challenge),
         )
-        if assignment.reviewer_id != request.user.pk and not can_view_challenge(
-            request.user, assignment.challenge
-        ):
-            return Response(
-                {"detail": "No such assignment."}, status=status.HTTP_404_NOT_FOUND
-            )
         data = DeclineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         assignment = services.decline_assignment(

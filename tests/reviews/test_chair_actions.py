@@ -41,12 +41,23 @@ def test_only_a_chair_unassigns(under_review, who):
     assert Assignment.objects.filter(pk=assignment.pk).exists()
 
 
-def test_chair_of_another_call_does_not_see_the_assignment(under_review):
-    assignment = assignment_of(under_review, under_review.tech2)
-    response = client_for(under_review.other_chair).delete(
-        f"/api/v1/assignments/{assignment.pk}/"
-    )
-    assert response.status_code == 404
+@pytest.mark.parametrize(
+    ("method", "suffix", "body"),
+    [("delete", "", None), ("post", "decline/", {"reason": "busy"})],
+)
+def test_a_hidden_assignment_answers_the_404_of_a_missing_one(
+    under_review, method, suffix, body
+):
+    """No existence leak: a chair of another call learns nothing."""
+    hidden = assignment_of(under_review, under_review.tech2)
+    outsider = client_for(under_review.other_chair)
+    answers = [
+        getattr(outsider, method)(f"/api/v1/assignments/{pk}/{suffix}", body)
+        for pk in (hidden.pk, Assignment.objects.order_by("-pk").first().pk + 1)
+    ]
+    assert [a.status_code for a in answers] == [404, 404]
+    assert answers[0].json() == answers[1].json() == {"detail": "No such assignment."}
+    assert Assignment.objects.filter(pk=hidden.pk, status=hidden.status).exists()
 
 
 def test_a_reviewer_who_reviewed_cannot_be_unassigned(under_review):
