@@ -3,7 +3,7 @@
 A significance map needs, per ordered pair, only the decision "adjusted p ≤
 alpha", not the p-value. For many cases (n in the thousands) each pair's
 exact signed-rank statistic costs a sort of n |differences|; a histogram of
-the |d| over ~n/4 buckets costs a few passes and brackets the statistic:
+the |d| over ~n/8 buckets costs a few passes and brackets the statistic:
 ranks of different buckets are known, and within a bucket the positive
 differences can rank anywhere, so twice the positive rank sum lies in
 ``[t2_lo, t2_lo + 2 Σ P_b N_b]`` and the tie correction in ``[0, Σ (S_b^3 -
@@ -34,7 +34,7 @@ from .significance import (
 __all__ = ["significant_pairs"]
 
 MIN_CASES = 2000  # below this exact statistics are cheap enough
-_CASES_PER_BUCKET = 4
+_CASES_PER_BUCKET = 8
 _WIDEN = 1e-9  # relative slack for the last-unit rounding of the normal tail
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from ._bounded import significant_pairs
 from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
-from ._validation import ResultsTable, validate_table
+from ._validation import ResultsTable, dense_unique, validate_table
 from .aggregate import aggregate_scores, case_ranks
 from .scheme import Scheme
 from .significance import PairedDifferences, significance_scores
@@ -239,7 +239,7 @@ def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[Ta
     """
     table = validate_table(results)
     codes, cats = table.codes, table.categories
-    used_metrics = np.unique(codes["metric"])
+    used_metrics = dense_unique(codes["metric"], len(cats["metric"]))[0]
     known = sorted(cats["metric"][int(k)] for k in used_metrics)
     absent = [m for m in scheme.metrics if m not in known]
     if absent:
@@ -249,11 +249,11 @@ def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[Ta
     tasks: list[TaskData] = []
     affected: dict[str, set[str]] = {}
     task_codes = codes["task"]
-    for t_code in np.unique(task_codes).tolist():
+    for t_code in dense_unique(task_codes, len(cats["task"]))[0].tolist():
         task_name = cats["task"][t_code]
         rows = np.flatnonzero(task_codes == t_code)
-        case_u, case_pos = np.unique(codes["case"][rows], return_inverse=True)
-        alg_u, alg_pos = np.unique(codes["algorithm"][rows], return_inverse=True)
+        case_u, case_pos = dense_unique(codes["case"][rows], len(cats["case"]))
+        alg_u, alg_pos = dense_unique(codes["algorithm"][rows], len(cats["algorithm"]))
         cases = [cats["case"][int(k)] for k in case_u]
         algorithms = [cats["algorithm"][int(k)] for k in alg_u]
         in_scheme = np.isin(codes["metric"][rows], list(metric_code))
@@ -262,7 +262,10 @@ def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[Ta
         alg_code = alg_pos[in_scheme]
         metric_col = codes["metric"][sub]
         target_codes = codes["target"][sub]
-        target_names = {int(k): cats["target"][int(k)] for k in np.unique(target_codes)}
+        target_names = {
+            int(k): cats["target"][int(k)]
+            for k in dense_unique(target_codes, len(cats["target"]))[0]
+        }
         targets = sorted(target_names.values()) or [""]
         target_code = {name: k for k, name in target_names.items()}
         value_col = table.value[sub]

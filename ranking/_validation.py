@@ -484,6 +484,22 @@ def _float_or_nan(text: str) -> float:
         return math.nan
 
 
+def dense_unique(
+    codes: np.ndarray, size: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_inverse=True)`` for non-negative integer
+    codes below ``size``: by counting (O(n + size)) unless ``size`` dwarfs n."""
+    codes = np.asarray(codes)
+    if size is None:
+        size = int(codes.max(initial=-1)) + 1
+    if size > 4 * codes.size + 1024:
+        uniques, inverse = np.unique(codes, return_inverse=True)
+        return uniques, inverse.reshape(codes.shape)
+    present = np.bincount(codes.ravel(), minlength=size) > 0
+    position = np.cumsum(present) - 1
+    return np.flatnonzero(present), position[codes]
+
+
 def _combined_codes(codes: list[np.ndarray]) -> np.ndarray:
     """One integer per distinct combination of several code columns."""
     key = np.zeros(len(codes[0]), dtype=np.int64)
@@ -541,10 +557,10 @@ def _absent_algorithm_errors(
     if task.size == 0:
         return []
     n_alg = len(categories["algorithm"])
-    pairs = np.unique(task * n_alg + alg)
-    everyone = np.unique(alg)
+    pairs = dense_unique(task * n_alg + alg, len(categories["task"]) * n_alg)[0]
+    everyone = dense_unique(alg, n_alg)[0]
     errors = []
-    for t in np.unique(task):
+    for t in dense_unique(task, len(categories["task"]))[0]:
         present = pairs[pairs // n_alg == t] % n_alg
         for a in np.setdiff1d(everyone, present):
             others = sorted(
