@@ -396,7 +396,13 @@ class PairedDifferences:
     def differences(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """``d`` (one row per pair of chunk ``k``; 0.0 where dropped), dropped."""
         a, b, _ = self.chunks[k]
-        d_rows = self._xt[a] - self._xt[b]
+        d_rows = np.empty((a.size, self.shape[0]))
+        # Pairs come in runs of one first algorithm; when the second ones are
+        # consecutive (all pairs tested) the run is one broadcast subtraction.
+        starts = np.flatnonzero(np.r_[True, a[1:] != a[:-1]]).tolist()
+        for s, e in zip(starts, [*starts[1:], a.size], strict=True):
+            run = slice(b[s], b[e - 1] + 1) if b[e - 1] - b[s] == e - s - 1 else b[s:e]
+            np.subtract(self._xt[a[s]], self._xt[run], out=d_rows[s:e])
         if self._any_missing:
             dropped = self._missing[a] | self._missing[b]
             d_rows[dropped] = 0.0
