@@ -143,6 +143,9 @@ def _baseline_analysis(
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(baseline)},
+        # not the checkout: "python -c" puts the working directory ahead of
+        # PYTHONPATH, and the checkout's own ranking would be timed instead
+        cwd=str(baseline),
         check=True,
     )
     wall, cpu = json.loads(out.stdout)

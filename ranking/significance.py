@@ -34,6 +34,7 @@ from .results import SignificanceResult
 __all__ = [
     "PairedDifferences",
     "adjust_pvalues",
+    "column_variant_pvalues",
     "pairs_with",
     "pairwise_wilcoxon",
     "significance_map",
@@ -484,6 +485,71 @@ def pairwise_wilcoxon(
         out[:, a, b] = p_a
         out[:, b, a] = p_b
     return out[0] if counts is None else out
+
+
+def column_variant_pvalues(
+    values: np.ndarray,
+    columns: np.ndarray,
+    variants: np.ndarray,
+    *,
+    higher_is_better: bool = True,
+    method: str = "approx",
+) -> np.ndarray:
+    """P-values of the pairs of one column, with that column replaced.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n_cases, m_algorithms)
+    columns : ndarray of int, shape (V,)
+        Variant ``v`` replaces column ``columns[v]``...
+    variants : ndarray, shape (n_cases, V)
+        ...by ``variants[:, v]`` (NaN: missing).
+
+    Returns
+    -------
+    ndarray, shape (V, m, m)
+        ``p[v]`` as :func:`pairwise_wilcoxon` gives it for ``values`` with
+        column ``columns[v]`` replaced, in the row and column of that
+        algorithm (the other tests are unchanged by the replacement: NaN).
+        All variants' tests are computed together, each as in the whole
+        family of pairs (same chunk, same normal tail).
+    """
+    x = np.asarray(values, dtype=np.float64)
+    n, m = x.shape
+    both = differences_safe(np.column_stack([x, variants]))  # halving is exact
+    xt = np.ascontiguousarray(both.T) + 0.0
+    missing = np.isnan(xt)
+    ii, jj = _pair_index(m)
+    step = max(1, _CHUNK_ELEMENTS // max(1, n))
+    # One row per (variant, pair of its column), in the pair's orientation,
+    # the variant standing in for its column.
+    cols = np.asarray(columns, dtype=np.int64)
+    q = [pairs_with(m, j) for j in cols.tolist()]
+    out = np.full((cols.size, m, m), np.nan)
+    if not q or not any(part.size for part in q):
+        return out
+    va = np.repeat(np.arange(cols.size), [part.size for part in q])
+    q_all = np.concatenate(q)
+    a, b = ii[q_all], jj[q_all]
+    sa = np.where(a == cols[va], m + va, a)
+    sb = np.where(b == cols[va], m + va, b)
+    fam = np.minimum(step, ii.size - (q_all // step) * step)  # pairs in its chunk
+    for family in np.unique(fam).tolist():
+        sel = np.flatnonzero(fam == family)
+        for r0 in range(0, sel.size, step):
+            r = sel[r0 : r0 + step]
+            d = xt[sa[r]] - xt[sb[r]]
+            dropped = missing[sa[r]] | missing[sb[r]]
+            d[dropped] = 0.0
+            t2, n_eff, tie, n_zero = _signed_rank_single(d, dropped)
+            total2 = n_eff * (n_eff + 1)
+            p_a = _p_greater(t2, n_eff, tie, n_zero, method, family)[0]
+            p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method, family)[0]
+            if not higher_is_better:
+                p_a, p_b = p_b, p_a
+            out[va[r], a[r], b[r]] = p_a
+            out[va[r], b[r], a[r]] = p_b
+    return out
 
 
 def adjust_pvalues(pvalues: np.ndarray, *, method: str = "none") -> np.ndarray:
