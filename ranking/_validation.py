@@ -500,21 +500,30 @@ def dense_unique(
     return np.flatnonzero(present), position[codes]
 
 
-def _combined_codes(codes: list[np.ndarray]) -> np.ndarray:
-    """One integer per distinct combination of several code columns."""
+def _combined_codes(
+    codes: list[np.ndarray], widths: list[int]
+) -> tuple[np.ndarray, int]:
+    """One integer per distinct combination of several code columns (codes
+    of column k below ``widths[k]``), and a bound the integers stay below."""
     key = np.zeros(len(codes[0]), dtype=np.int64)
-    for c in codes:
-        width = int(c.max(initial=0)) + 1
-        if int(key.max(initial=0)) + 1 > (2**62) // width:
+    bound = 1
+    for c, width in zip(codes, widths, strict=True):
+        if bound > (2**62) // width:
             key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+            bound = int(key.max(initial=0)) + 1
         key = key * width + c
-    return key
+        bound *= width
+    return key, bound
 
 
 def _duplicate_errors(
     codes: dict[str, np.ndarray], categories: dict[str, list[str]], lines: np.ndarray
 ) -> list[RowError]:
-    key = _combined_codes([codes[c] for c in KEY_COLUMNS])
+    key, bound = _combined_codes(
+        [codes[c] for c in KEY_COLUMNS], [len(categories[c]) for c in KEY_COLUMNS]
+    )
+    if bound <= 4 * key.size + 1024 and np.bincount(key, minlength=bound).max() <= 1:
+        return []  # no key twice, found by counting instead of sorting
     order = np.argsort(key, kind="stable")
     sorted_key = key[order]
     repeat = np.flatnonzero(sorted_key[1:] == sorted_key[:-1])
