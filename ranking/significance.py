@@ -77,17 +77,29 @@ def pairs_with(m: int, column: int) -> np.ndarray:
 _EXACT_FLOAT = 2.0**53  # integers below this add up exactly in float64
 
 
+_SERIAL_PRODUCT = 2**18  # multiply-adds per matrix product: BLAS stays on one thread
+
+
 def _counted(weights: np.ndarray, flags: np.ndarray) -> np.ndarray:
     """``weights @ flags`` in exact integers: (B, n) ints by (n, P) 0/1 floats.
 
-    A float64 einsum (no BLAS threads, which stall on a busy machine) while
-    every sum stays below 2**53: each partial sum of non-negative integers is
-    at most the total, so no addition can round. Integer einsum beyond.
+    Float64 while every sum stays below 2**53: each partial sum of
+    non-negative integers is at most the total, so no addition can round,
+    whatever order BLAS adds in. The product goes in slices of rows small
+    enough for BLAS to run single-threaded (its threads stall on a busy
+    machine, and the engine's own workers already share the cores); integer
+    einsum beyond 2**53.
     """
-    if weights.size == 0 or float(weights.sum(axis=1).max()) < _EXACT_FLOAT:
-        out = np.einsum("bn,np->bp", weights.astype(np.float64), flags)
-        return out.astype(np.int64)
-    return np.einsum("bn,np->bp", weights.astype(np.int64), flags.astype(np.int64))
+    if weights.size and float(weights.sum(axis=1).max()) >= _EXACT_FLOAT:
+        return np.einsum("bn,np->bp", weights.astype(np.int64), flags.astype(np.int64))
+    w = weights.astype(np.float64)
+    rows = _SERIAL_PRODUCT // max(1, flags.shape[0] * flags.shape[1])
+    if rows < 4:
+        return np.einsum("bn,np->bp", w, flags).astype(np.int64)
+    out = np.empty((w.shape[0], flags.shape[1]))
+    for r0 in range(0, w.shape[0], rows):
+        np.matmul(w[r0 : r0 + rows], flags, out=out[r0 : r0 + rows])
+    return out.astype(np.int64)
 
 
 _PACK = 2.0**20
@@ -189,9 +201,9 @@ def _cross_term(chunk: _PairChunk, w: np.ndarray, bound: int) -> np.ndarray:
     acc = np.zeros_like(cum)
     step = np.empty_like(cum)
     for k in range(n):
-        np.take(wt, chunk.order_fast[k], axis=0, out=step)
+        wt.take(chunk.order_fast[k], axis=0, out=step)
         cum += step
-        np.take(wt, chunk.pos_order_fast[k], axis=0, out=step)
+        wt.take(chunk.pos_order_fast[k], axis=0, out=step)
         step *= cum
         acc += step
     return acc.T.astype(np.int64)
