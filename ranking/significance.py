@@ -406,10 +406,13 @@ class PairedDifferences:
         self._keep = chosen.size * n <= _KEEP_CELLS
         self._sorted: dict[int, _PairChunk] = {}
 
-    def differences(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """``d`` (one row per pair of chunk ``k``; 0.0 where dropped), dropped."""
+    def differences(
+        self, k: int, out: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``d`` (one row per pair of chunk ``k``; 0.0 where dropped), dropped;
+        ``d`` is written to ``out`` if given."""
         a, b, _ = self.chunks[k]
-        d_rows = np.empty((a.size, self.shape[0]))
+        d_rows = np.empty((a.size, self.shape[0])) if out is None else out
         # Pairs come in runs of one first algorithm; when the second ones are
         # consecutive (all pairs tested) the run is one broadcast subtraction.
         starts = np.flatnonzero(np.r_[True, a[1:] != a[:-1]]).tolist()
