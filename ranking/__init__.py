@@ -36,6 +36,7 @@ from .results import (
 from .run import AnalysisResult, run_analysis
 from .scheme import Scheme, SchemeError, describe_scheme, parse_scheme, scheme_to_dict
 from .significance import (
+    PairedDifferences,
     adjust_pvalues,
     pairwise_wilcoxon,
     significance_map,
@@ -48,6 +49,7 @@ __all__ = [
     "BootstrapResult",
     "MissingResultsError",
     "NonFiniteResultError",
+    "PairedDifferences",
     "PreparedAnalysis",
     "RankingComparison",
     "RankingResult",

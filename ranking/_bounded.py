@@ -3,7 +3,7 @@
 A significance map needs, per ordered pair, only the decision "adjusted p ≤
 alpha", not the p-value. For many cases (n in the thousands) each pair's
 exact signed-rank statistic costs a sort of n |differences|; a histogram of
-the |d| over ~n/4 buckets costs a few passes and brackets the statistic:
+the |d| over ~n/8 buckets costs a few passes and brackets the statistic:
 ranks of different buckets are known, and within a bucket the positive
 differences can rank anywhere, so twice the positive rank sum lies in
 ``[t2_lo, t2_lo + 2 Σ P_b N_b]`` and the tie correction in ``[0, Σ (S_b^3 -
@@ -20,6 +20,8 @@ decisions, bit for bit, as from every exact p-value.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ._parallel import parallel_map
@@ -34,7 +36,7 @@ from .significance import (
 __all__ = ["significant_pairs"]
 
 MIN_CASES = 2000  # below this exact statistics are cheap enough
-_CASES_PER_BUCKET = 4
+_CASES_PER_BUCKET = 8
 _WIDEN = 1e-9  # relative slack for the last-unit rounding of the normal tail
 
 
@@ -43,24 +45,37 @@ def decisions(p: np.ndarray, *, alpha: float, p_adjust: str) -> np.ndarray:
     return np.nan_to_num(adjust_pvalues(p, method=p_adjust), nan=1.0) <= alpha
 
 
+def _scratch(
+    store: dict[str, np.ndarray], name: str, shape: tuple[int, int], dtype: type
+) -> np.ndarray:
+    """A reusable buffer of at least ``shape`` (rows beyond are sliced off):
+    fresh 16 MB arrays for every chunk cost page faults."""
+    have = store.get(name)
+    if have is None or have.shape[0] < shape[0] or have.shape[1] != shape[1]:
+        have = store[name] = np.empty(shape, dtype=dtype)
+    return have[: shape[0]]
+
+
 def _statistic_bounds(
-    d: np.ndarray,
+    d: np.ndarray, store: dict[str, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(t2_lo, t2_hi, tie_hi, n_eff) per pair from a histogram of |d|
-    (``d`` is 0.0 for dropped cases)."""
+    (``d`` is 0.0 for dropped cases; ``store`` holds the thread's buffers)."""
     n_pairs, n = d.shape
     k = max(1, n // _CASES_PER_BUCKET)
     n_eff = np.count_nonzero(d, axis=1)  # zero differences take no rank
-    scaled = np.abs(d)
+    scaled = np.abs(d, out=_scratch(store, "scaled", d.shape, np.float64))
     top = scaled.max(axis=1, initial=0.0)
     top[top == 0] = 1.0
     # |d| * (k / top) is monotone in |d|, so buckets never reorder values
     np.multiply(scaled, (k / top)[:, None], out=scaled)
     np.minimum(scaled, k - 0.5, out=scaled)
-    index = scaled.astype(np.int32)  # 2 * pairs * k < 2**31 for a chunk
+    index = _scratch(store, "index", d.shape, np.int32)  # 2 * pairs * k < 2**31
+    index[...] = scaled
     index += (np.arange(n_pairs, dtype=np.int32) * k)[:, None]
     index += index  # room for the sign
-    np.add(index, d < 0, out=index)
+    negative = np.less(d, 0, out=_scratch(store, "negative", d.shape, np.bool_))
+    np.add(index, negative, out=index)
     hist = np.bincount(index.ravel(), minlength=2 * n_pairs * k)
     hist = hist.reshape(n_pairs, k, 2)
     hist[:, 0, 0] -= n - n_eff  # zeros (and dropped cases) fell in bucket 0
@@ -94,11 +109,19 @@ def _p_range(
 
 
 def _chunk_bounds(
-    prepared: PairedDifferences, k: int, higher_is_better: bool
+    prepared: PairedDifferences,
+    k: int,
+    higher_is_better: bool,
+    scratch: dict[int, dict[str, np.ndarray]],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """p bounds of "a better than b" and "b better than a" for chunk ``k``."""
-    d, _ = prepared.differences(k)
-    t2_lo, t2_hi, tie_hi, n_eff = _statistic_bounds(d)
+    """p bounds of "a better than b" and "b better than a" for chunk ``k``
+    (``scratch``: buffers per thread, kept for the call of the caller)."""
+    store = scratch.setdefault(threading.get_ident(), {})
+    n_pairs = prepared.chunks[k][0].size
+    d, _ = prepared.differences(
+        k, out=_scratch(store, "d", (n_pairs, prepared.shape[0]), np.float64)
+    )
+    t2_lo, t2_hi, tie_hi, n_eff = _statistic_bounds(d, store)
     family = prepared.chunks[k][2]
     total2 = n_eff * (n_eff + 1)
     lo_a, hi_a = _p_range(t2_lo, t2_hi, tie_hi, n_eff, family)
@@ -141,8 +164,9 @@ def significant_pairs(
         return decisions(exact(prepared), alpha=alpha, p_adjust=p_adjust)
     p_lo = np.full((m, m), np.nan)
     p_hi = np.full((m, m), np.nan)
+    scratch: dict[int, dict[str, np.ndarray]] = {}
     bounds = parallel_map(
-        lambda k: _chunk_bounds(prepared, k, higher_is_better),
+        lambda k: _chunk_bounds(prepared, k, higher_is_better, scratch),
         range(len(prepared.chunks)),
         workers,
     )

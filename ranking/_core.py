@@ -16,7 +16,7 @@ import numpy as np
 from ._bounded import significant_pairs
 from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
-from ._validation import ResultsTable, validate_table
+from ._validation import ResultsTable, dense_unique, validate_table
 from .aggregate import aggregate_scores, case_ranks
 from .scheme import Scheme
 from .significance import PairedDifferences, significance_scores
@@ -221,6 +221,13 @@ def _absent_metrics_message(absent: list[str], known: list[str]) -> str:
     return f"{message}; {fix}"
 
 
+def _rows(column: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``column[rows]``, without the copy when ``rows`` is every row in order."""
+    if rows.size == column.size and (rows.size == 0 or rows[-1] == rows.size - 1):
+        return column
+    return column[rows]
+
+
 def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[TaskData]:
     """Split a results table into per-task matrices.
 
@@ -239,7 +246,7 @@ def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[Ta
     """
     table = validate_table(results)
     codes, cats = table.codes, table.categories
-    used_metrics = np.unique(codes["metric"])
+    used_metrics = dense_unique(codes["metric"], len(cats["metric"]))[0]
     known = sorted(cats["metric"][int(k)] for k in used_metrics)
     absent = [m for m in scheme.metrics if m not in known]
     if absent:
@@ -249,23 +256,35 @@ def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[Ta
     tasks: list[TaskData] = []
     affected: dict[str, set[str]] = {}
     task_codes = codes["task"]
-    for t_code in np.unique(task_codes).tolist():
+    task_list = dense_unique(task_codes, len(cats["task"]))[0].tolist()
+    for t_code in task_list:
         task_name = cats["task"][t_code]
-        rows = np.flatnonzero(task_codes == t_code)
-        case_u, case_pos = np.unique(codes["case"][rows], return_inverse=True)
-        alg_u, alg_pos = np.unique(codes["algorithm"][rows], return_inverse=True)
+        # Selections copy millions of rows: skipped when they keep every row.
+        rows = (
+            np.arange(task_codes.size)
+            if len(task_list) == 1
+            else np.flatnonzero(task_codes == t_code)
+        )
+        case_u, case_pos = dense_unique(_rows(codes["case"], rows), len(cats["case"]))
+        alg_u, alg_pos = dense_unique(
+            _rows(codes["algorithm"], rows), len(cats["algorithm"])
+        )
         cases = [cats["case"][int(k)] for k in case_u]
         algorithms = [cats["algorithm"][int(k)] for k in alg_u]
-        in_scheme = np.isin(codes["metric"][rows], list(metric_code))
-        sub = rows[in_scheme]
-        case_code = case_pos[in_scheme]
-        alg_code = alg_pos[in_scheme]
-        metric_col = codes["metric"][sub]
-        target_codes = codes["target"][sub]
-        target_names = {int(k): cats["target"][int(k)] for k in np.unique(target_codes)}
+        in_scheme = np.isin(_rows(codes["metric"], rows), list(metric_code))
+        every = bool(in_scheme.all())
+        sub = rows if every else rows[in_scheme]
+        case_code = case_pos if every else case_pos[in_scheme]
+        alg_code = alg_pos if every else alg_pos[in_scheme]
+        metric_col = _rows(codes["metric"], sub)
+        target_codes = _rows(codes["target"], sub)
+        target_names = {
+            int(k): cats["target"][int(k)]
+            for k in dense_unique(target_codes, len(cats["target"]))[0]
+        }
         targets = sorted(target_names.values()) or [""]
         target_code = {name: k for k, name in target_names.items()}
-        value_col = table.value[sub]
+        value_col = _rows(table.value, sub)
         full: dict[tuple[str, str], np.ndarray] = {}
         for m_code, metric in metric_code.items():
             for target in targets:
@@ -273,7 +292,10 @@ def build_tasks(results: pd.DataFrame | ResultsTable, scheme: Scheme) -> list[Ta
                 if len(targets) > 1:
                     sel &= target_codes == target_code[target]
                 x = np.full((len(cases), len(algorithms)), np.nan)
-                x[case_code[sel], alg_code[sel]] = value_col[sel]
+                if sel.all():
+                    x[case_code, alg_code] = value_col
+                else:
+                    x[case_code[sel], alg_code[sel]] = value_col[sel]
                 full[(metric, target)] = x
         in_target: dict[str, np.ndarray] = {}
         if targets != [""]:

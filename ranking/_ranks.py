@@ -6,8 +6,6 @@ import numpy as np
 
 __all__ = ["average_ranks", "rank_rows"]
 
-_CHUNK_ELEMENTS = 8_000_000
-
 
 def rank_rows(
     scores: np.ndarray, *, ties: str = "min", higher_is_better: bool = True
@@ -33,29 +31,27 @@ def rank_rows(
     shape = s.shape
     m = shape[-1]
     flat = s.reshape(-1, m)
-    key = flat if higher_is_better else -flat
-    nan = np.isnan(key)
+    # Sorted so that better comes first (NaN last, as numpy sorts it); a
+    # score's rank follows from where its group of equal scores starts and ends.
+    v = -flat if higher_is_better else flat
+    order = np.argsort(v, axis=1, kind="stable")
+    sv = np.take_along_axis(v, order, axis=1)
+    nan = np.isnan(sv)
+    new = np.ones(sv.shape, dtype=bool)
+    new[:, 1:] = (sv[:, 1:] != sv[:, :-1]) & ~(nan[:, 1:] & nan[:, :-1])
+    at = np.arange(m)
+    start = np.maximum.accumulate(np.where(new, at, 0), axis=1)  # n better
+    last = np.ones(sv.shape, dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    end = m - np.maximum.accumulate(np.where(last[:, ::-1], at, 0), axis=1)[:, ::-1]
+    if ties == "min":
+        ranked = 1 + start
+    elif ties == "max":
+        ranked = end  # n better + n equal (itself included)
+    else:
+        ranked = start + (end - start + 1) / 2
     out = np.empty(flat.shape, dtype=np.float64)
-    step = max(1, _CHUNK_ELEMENTS // max(1, m * m))
-    for start in range(0, flat.shape[0], step):
-        k = key[start : start + step]
-        n = nan[start : start + step]
-        kj = k[:, None, :]
-        ki = k[:, :, None]
-        nj = n[:, None, :]
-        ni = n[:, :, None]
-        # better[r, i, j]: j is strictly better than i
-        better = (~nj & ni) | (~nj & ~ni & (kj > ki))
-        equal = (nj & ni) | (~nj & ~ni & (kj == ki))
-        n_better = better.sum(axis=2)
-        if ties == "min":
-            out[start : start + step] = 1 + n_better
-        else:
-            n_equal = equal.sum(axis=2)  # includes i itself
-            if ties == "max":
-                out[start : start + step] = n_better + n_equal
-            else:
-                out[start : start + step] = n_better + (n_equal + 1) / 2
+    np.put_along_axis(out, order, ranked, axis=1)
     return out.reshape(shape)
 
 

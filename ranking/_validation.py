@@ -484,21 +484,46 @@ def _float_or_nan(text: str) -> float:
         return math.nan
 
 
-def _combined_codes(codes: list[np.ndarray]) -> np.ndarray:
-    """One integer per distinct combination of several code columns."""
+def dense_unique(
+    codes: np.ndarray, size: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_inverse=True)`` for non-negative integer
+    codes below ``size``: by counting (O(n + size)) unless ``size`` dwarfs n."""
+    codes = np.asarray(codes)
+    if size is None:
+        size = int(codes.max(initial=-1)) + 1
+    if size > 4 * codes.size + 1024:
+        uniques, inverse = np.unique(codes, return_inverse=True)
+        return uniques, inverse.reshape(codes.shape)
+    present = np.bincount(codes.ravel(), minlength=size) > 0
+    position = np.cumsum(present) - 1
+    return np.flatnonzero(present), position[codes]
+
+
+def _combined_codes(
+    codes: list[np.ndarray], widths: list[int]
+) -> tuple[np.ndarray, int]:
+    """One integer per distinct combination of several code columns (codes
+    of column k below ``widths[k]``), and a bound the integers stay below."""
     key = np.zeros(len(codes[0]), dtype=np.int64)
-    for c in codes:
-        width = int(c.max(initial=0)) + 1
-        if int(key.max(initial=0)) + 1 > (2**62) // width:
+    bound = 1
+    for c, width in zip(codes, widths, strict=True):
+        if bound > (2**62) // width:
             key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+            bound = int(key.max(initial=0)) + 1
         key = key * width + c
-    return key
+        bound *= width
+    return key, bound
 
 
 def _duplicate_errors(
     codes: dict[str, np.ndarray], categories: dict[str, list[str]], lines: np.ndarray
 ) -> list[RowError]:
-    key = _combined_codes([codes[c] for c in KEY_COLUMNS])
+    key, bound = _combined_codes(
+        [codes[c] for c in KEY_COLUMNS], [len(categories[c]) for c in KEY_COLUMNS]
+    )
+    if bound <= 4 * key.size + 1024 and np.bincount(key, minlength=bound).max() <= 1:
+        return []  # no key twice, found by counting instead of sorting
     order = np.argsort(key, kind="stable")
     sorted_key = key[order]
     repeat = np.flatnonzero(sorted_key[1:] == sorted_key[:-1])
@@ -541,10 +566,10 @@ def _absent_algorithm_errors(
     if task.size == 0:
         return []
     n_alg = len(categories["algorithm"])
-    pairs = np.unique(task * n_alg + alg)
-    everyone = np.unique(alg)
+    pairs = dense_unique(task * n_alg + alg, len(categories["task"]) * n_alg)[0]
+    everyone = dense_unique(alg, n_alg)[0]
     errors = []
-    for t in np.unique(task):
+    for t in dense_unique(task, len(categories["task"]))[0]:
         present = pairs[pairs // n_alg == t] % n_alg
         for a in np.setdiff1d(everyone, present):
             others = sorted(

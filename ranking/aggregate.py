@@ -92,8 +92,8 @@ def aggregate_scores(
         w = np.asarray(counts, dtype=np.float64)
         # Resampled sums may exceed the float range where the data's mean
         # does not: scale by a power of two (exact), divide, scale back.
-        scale = _resample_scale(x, present, w)
         filled = np.where(present, x, 0.0)
+        scale = _resample_scale(filled, w)
         if scale != 1.0:
             filled = filled * scale
         num = w @ filled
@@ -107,11 +107,10 @@ def aggregate_scores(
     return _weighted_quantile(x, present, np.asarray(counts, dtype=np.int64), q)
 
 
-def _resample_scale(x: np.ndarray, present: np.ndarray, w: np.ndarray) -> float:
-    """1, or a power of two that keeps every resampled sum finite."""
-    if not present.any():
-        return 1.0
-    biggest = float(np.abs(x[present]).max())
+def _resample_scale(filled: np.ndarray, w: np.ndarray) -> float:
+    """1, or a power of two that keeps every resampled sum finite (``filled``:
+    the values with 0 for missing ones)."""
+    biggest = float(np.abs(filled).max(initial=0.0))
     weight = float(w.sum(axis=1).max(initial=0.0))
     if biggest * max(weight, 1.0) < 2.0**1000:
         return 1.0

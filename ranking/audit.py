@@ -16,18 +16,26 @@ Two questions a reviewer asks about a ranking scheme:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ._core import MatrixRule, TaskData, metric_task_ranking
+from ._core import (
+    MatrixRule,
+    TaskData,
+    combine_ranks,
+    metric_task_ranking,
+    rank_matrix,
+)
 from .bootstrap import kendall_tau_b
 from .scheme import Scheme
-from .significance import PairedDifferences, pairs_with, pairwise_wilcoxon
+from .significance import column_variant_pvalues, pairwise_wilcoxon
 
 __all__ = ["DEFAULT_WITHHOLD_PERCENT", "audit_task", "withheld_ranks"]
 
 DEFAULT_WITHHOLD_PERCENT: tuple[int, ...] = (5, 10, 20)
+_VARIANT_CELLS = 2_000_000  # variants x m x m p-values ranked at once
 
 
 def _json_rank(x: float) -> int | float | None:
@@ -111,59 +119,91 @@ def withheld_ranks(
     def after_policy(x: np.ndarray) -> np.ndarray:
         return x if substitute is None else np.where(np.isnan(x), substitute, x)
 
-    # Test-then-rank: withholding changes one column, so only the tests of
-    # its pairs change; the others keep the p-values of the unchanged data.
-    base = (
-        {
-            t: pairwise_wilcoxon(
-                after_policy(task.raw[metric][t]),
-                higher_is_better=hib,
+    if rule.method == "test_then_rank":
+        ranks = _withheld_test_ranks(
+            task, metric, rule, percents, after_policy, scheme.targets
+        )
+    else:
+        ranks = np.empty((len(task.algorithms), len(percents)))
+        for j in range(len(task.algorithms)):
+            for k, pct in enumerate(percents):
+                mats = {
+                    t: after_policy(_withhold(task.raw[metric][t], j, pct, hib))
+                    for t in task.targets
+                }
+                ranks[j, k] = metric_task_ranking(
+                    task, metric, rule, None, targets_rule=scheme.targets, values=mats
+                )[0][j]
+    return {
+        alg: {str(pct): _json_rank(ranks[j, k]) for k, pct in enumerate(percents)}
+        for j, alg in enumerate(task.algorithms)
+    }
+
+
+def _withheld_test_ranks(
+    task: TaskData,
+    metric: str,
+    rule: MatrixRule,
+    percents: tuple[int, ...],
+    after_policy: Callable[[np.ndarray], np.ndarray],
+    targets_rule: str,
+) -> np.ndarray:
+    """:func:`withheld_ranks` under test-then-rank, as (algorithms x percents).
+
+    Withholding changes one column, so only the tests of its pairs change:
+    every (algorithm, percent) variant's tests are computed in one batch and
+    the other tests keep the p-values of the unchanged data (the same bits as
+    recomputing them). Variants are ranked in groups of bounded memory.
+    """
+    m, n_pct = len(task.algorithms), len(percents)
+    hib = rule.higher_is_better
+    columns = np.repeat(np.arange(m), n_pct)
+    group = max(1, _VARIANT_CELLS // max(1, m * m))
+    per_target: dict[str, np.ndarray] = {}
+    for t in task.targets:
+        raw = task.raw[metric][t]
+        x = after_policy(raw)
+        base = pairwise_wilcoxon(
+            x, higher_is_better=rule.higher_is_better, method=rule.test_method
+        )
+        ranks_t = np.empty((columns.size, m))
+        for g0 in range(0, columns.size, group):
+            cols = columns[g0 : g0 + group]
+            variants = np.column_stack(
+                [
+                    after_policy(_withhold(raw, j, percents[(g0 + i) % n_pct], hib))[
+                        :, j
+                    ]
+                    for i, j in enumerate(cols.tolist())
+                ]
+            )
+            redone = column_variant_pvalues(
+                x,
+                cols,
+                variants,
+                higher_is_better=rule.higher_is_better,
                 method=rule.test_method,
             )
-            for t in task.targets
-        }
-        if rule.method == "test_then_rank"
-        else None
-    )
-    out: dict[str, dict[str, int | float | None]] = {}
-    for j, alg in enumerate(task.algorithms):
-        per_k: dict[str, int | float | None] = {}
-        for pct in percents:
-            mats = {
-                t: after_policy(_withhold(task.raw[metric][t], j, pct, hib))
-                for t in task.targets
-            }
-            pvalues = None
-            if base is not None:
-                pvalues = {t: _patched(base[t], mats[t], j, rule) for t in mats}
-            ranks, _, _ = metric_task_ranking(
-                task,
-                metric,
-                rule,
-                None,
-                targets_rule=scheme.targets,
-                values=mats,
-                pvalues=pvalues,
-            )
-            per_k[str(pct)] = _json_rank(ranks[j])
-        out[alg] = per_k
-    return out
-
-
-def _patched(
-    base: np.ndarray, x: np.ndarray, column: int, rule: MatrixRule
-) -> np.ndarray:
-    """``base`` p-values with the tests of ``column``'s pairs redone on ``x``."""
-    redone = pairwise_wilcoxon(
-        x,
-        higher_is_better=rule.higher_is_better,
-        method=rule.test_method,
-        pairs=PairedDifferences(x, pairs_with(x.shape[1], column)),
-    )
-    out = base.copy()
-    out[column, :] = redone[column, :]
-    out[:, column] = redone[:, column]
-    return out
+            p = np.broadcast_to(base, redone.shape).copy()
+            v = np.arange(cols.size)
+            p[v, cols, :] = redone[v, cols, :]
+            p[v, :, cols] = redone[v, :, cols]
+            ranks_t[g0 : g0 + group] = rank_matrix(x, None, rule, pvalues=p)[0]
+        per_target[t] = ranks_t
+    if not task.has_targets:
+        combined = per_target[""]
+    else:
+        combined = np.stack(
+            [
+                combine_ranks(
+                    [per_target[t][v] for t in task.targets],
+                    average_ties=targets_rule == "mean_average_rank",
+                    ties=rule.ties,
+                )[0]
+                for v in range(columns.size)
+            ]
+        )
+    return combined[np.arange(columns.size), columns].reshape(m, n_pct)
 
 
 def audit_task(

@@ -14,7 +14,7 @@ One run prints, on the same machine and the same data:
 
 Each figure comes with the same measurement of *today's engine* (engine
 1.1.0, commit ``BASELINE_COMMIT``, extracted with ``git archive`` into a
-temporary directory and run in a subprocess) and, for (a) and (b), the naive
+temporary directory and run in a subprocess from there) and, for (a) and (b), the naive
 baselines (one ``scipy.stats.wilcoxon`` call per ordered pair and sample; a
 pandas group-by mean per sample), timed on the first samples of every task
 and extrapolated linearly. The identity of the engine's and the naive
@@ -42,6 +42,7 @@ import pandas as pd
 import scipy.stats
 
 from ._core import MatrixRule, build_tasks, rank_matrix
+from ._parallel import WORKERS_ENV, default_workers
 from .bootstrap import BOOTSTRAP_BLOCK, block_rng, bootstrap_indices
 from .run import run_analysis
 from .scheme import parse_scheme
@@ -143,6 +144,9 @@ def _baseline_analysis(
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(baseline)},
+        # not the checkout: "python -c" puts the working directory ahead of
+        # PYTHONPATH, and the checkout's own ranking would be timed instead
+        cwd=str(baseline),
         check=True,
     )
     wall, cpu = json.loads(out.stdout)
@@ -395,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"python {sys.version.split()[0]}, numpy {np.__version__}, "
         f"scipy {scipy.__version__}, pandas {pd.__version__}, "
-        f"{os.cpu_count()} CPUs, load average at start "
+        f"{os.cpu_count()} CPUs, {default_workers()} engine worker threads "
+        f"({WORKERS_ENV} or min(cpu_count, 4)), load average at start "
         f"{', '.join(f'{v:.1f}' for v in os.getloadavg())}",
         flush=True,
     )

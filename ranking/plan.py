@@ -190,4 +190,6 @@ def bootstrap_block_ranks(
         ]
     except NonFiniteResultError as exc:
         raise exc.named(metric=key, task=task, algorithms=data.algorithms) from None
+    finally:
+        data.release()  # the sorted pairs: shared by this call's blocks only
     return np.concatenate(parts, axis=0).astype(np.float64, copy=False)

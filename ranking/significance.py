@@ -34,6 +34,7 @@ from .results import SignificanceResult
 __all__ = [
     "PairedDifferences",
     "adjust_pvalues",
+    "column_variant_pvalues",
     "pairs_with",
     "pairwise_wilcoxon",
     "significance_map",
@@ -76,17 +77,29 @@ def pairs_with(m: int, column: int) -> np.ndarray:
 _EXACT_FLOAT = 2.0**53  # integers below this add up exactly in float64
 
 
+_SERIAL_PRODUCT = 2**18  # multiply-adds per matrix product: BLAS stays on one thread
+
+
 def _counted(weights: np.ndarray, flags: np.ndarray) -> np.ndarray:
     """``weights @ flags`` in exact integers: (B, n) ints by (n, P) 0/1 floats.
 
-    A float64 einsum (no BLAS threads, which stall on a busy machine) while
-    every sum stays below 2**53: each partial sum of non-negative integers is
-    at most the total, so no addition can round. Integer einsum beyond.
+    Float64 while every sum stays below 2**53: each partial sum of
+    non-negative integers is at most the total, so no addition can round,
+    whatever order BLAS adds in. The product goes in slices of rows small
+    enough for BLAS to run single-threaded (its threads stall on a busy
+    machine, and the engine's own workers already share the cores); integer
+    einsum beyond 2**53.
     """
-    if weights.size == 0 or float(weights.sum(axis=1).max()) < _EXACT_FLOAT:
-        out = np.einsum("bn,np->bp", weights.astype(np.float64), flags)
-        return out.astype(np.int64)
-    return np.einsum("bn,np->bp", weights.astype(np.int64), flags.astype(np.int64))
+    if weights.size and float(weights.sum(axis=1).max()) >= _EXACT_FLOAT:
+        return np.einsum("bn,np->bp", weights.astype(np.int64), flags.astype(np.int64))
+    w = weights.astype(np.float64)
+    rows = _SERIAL_PRODUCT // max(1, flags.shape[0] * flags.shape[1])
+    if rows < 4:
+        return np.einsum("bn,np->bp", w, flags).astype(np.int64)
+    out = np.empty((w.shape[0], flags.shape[1]))
+    for r0 in range(0, w.shape[0], rows):
+        np.matmul(w[r0 : r0 + rows], flags, out=out[r0 : r0 + rows])
+    return out.astype(np.int64)
 
 
 _PACK = 2.0**20
@@ -188,9 +201,9 @@ def _cross_term(chunk: _PairChunk, w: np.ndarray, bound: int) -> np.ndarray:
     acc = np.zeros_like(cum)
     step = np.empty_like(cum)
     for k in range(n):
-        np.take(wt, chunk.order_fast[k], axis=0, out=step)
+        wt.take(chunk.order_fast[k], axis=0, out=step)
         cum += step
-        np.take(wt, chunk.pos_order_fast[k], axis=0, out=step)
+        wt.take(chunk.pos_order_fast[k], axis=0, out=step)
         step *= cum
         acc += step
     return acc.T.astype(np.int64)
@@ -347,7 +360,7 @@ def _p_greater(
     return p
 
 
-_KEEP_CELLS = 2_000_000  # pairs x cases whose sorted |d| are kept between calls
+_KEEP_CELLS = 1_000_000  # pairs x cases kept sorted between calls (~40 B each)
 
 
 class PairedDifferences:
@@ -393,10 +406,19 @@ class PairedDifferences:
         self._keep = chosen.size * n <= _KEEP_CELLS
         self._sorted: dict[int, _PairChunk] = {}
 
-    def differences(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """``d`` (one row per pair of chunk ``k``; 0.0 where dropped), dropped."""
+    def differences(
+        self, k: int, out: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``d`` (one row per pair of chunk ``k``; 0.0 where dropped), dropped;
+        ``d`` is written to ``out`` if given."""
         a, b, _ = self.chunks[k]
-        d_rows = self._xt[a] - self._xt[b]
+        d_rows = np.empty((a.size, self.shape[0])) if out is None else out
+        # Pairs come in runs of one first algorithm; when the second ones are
+        # consecutive (all pairs tested) the run is one broadcast subtraction.
+        starts = np.flatnonzero(np.r_[True, a[1:] != a[:-1]]).tolist()
+        for s, e in zip(starts, [*starts[1:], a.size], strict=True):
+            run = slice(b[s], b[e - 1] + 1) if b[e - 1] - b[s] == e - s - 1 else b[s:e]
+            np.subtract(self._xt[a[s]], self._xt[run], out=d_rows[s:e])
         if self._any_missing:
             dropped = self._missing[a] | self._missing[b]
             d_rows[dropped] = 0.0
@@ -478,6 +500,71 @@ def pairwise_wilcoxon(
         out[:, a, b] = p_a
         out[:, b, a] = p_b
     return out[0] if counts is None else out
+
+
+def column_variant_pvalues(
+    values: np.ndarray,
+    columns: np.ndarray,
+    variants: np.ndarray,
+    *,
+    higher_is_better: bool = True,
+    method: str = "approx",
+) -> np.ndarray:
+    """P-values of the pairs of one column, with that column replaced.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n_cases, m_algorithms)
+    columns : ndarray of int, shape (V,)
+        Variant ``v`` replaces column ``columns[v]``...
+    variants : ndarray, shape (n_cases, V)
+        ...by ``variants[:, v]`` (NaN: missing).
+
+    Returns
+    -------
+    ndarray, shape (V, m, m)
+        ``p[v]`` as :func:`pairwise_wilcoxon` gives it for ``values`` with
+        column ``columns[v]`` replaced, in the row and column of that
+        algorithm (the other tests are unchanged by the replacement: NaN).
+        All variants' tests are computed together, each as in the whole
+        family of pairs (same chunk, same normal tail).
+    """
+    x = np.asarray(values, dtype=np.float64)
+    n, m = x.shape
+    both = differences_safe(np.column_stack([x, variants]))  # halving is exact
+    xt = np.ascontiguousarray(both.T) + 0.0
+    missing = np.isnan(xt)
+    ii, jj = _pair_index(m)
+    step = max(1, _CHUNK_ELEMENTS // max(1, n))
+    # One row per (variant, pair of its column), in the pair's orientation,
+    # the variant standing in for its column.
+    cols = np.asarray(columns, dtype=np.int64)
+    q = [pairs_with(m, j) for j in cols.tolist()]
+    out = np.full((cols.size, m, m), np.nan)
+    if not q or not any(part.size for part in q):
+        return out
+    va = np.repeat(np.arange(cols.size), [part.size for part in q])
+    q_all = np.concatenate(q)
+    a, b = ii[q_all], jj[q_all]
+    sa = np.where(a == cols[va], m + va, a)
+    sb = np.where(b == cols[va], m + va, b)
+    fam = np.minimum(step, ii.size - (q_all // step) * step)  # pairs in its chunk
+    for family in np.unique(fam).tolist():
+        sel = np.flatnonzero(fam == family)
+        for r0 in range(0, sel.size, step):
+            r = sel[r0 : r0 + step]
+            d = xt[sa[r]] - xt[sb[r]]
+            dropped = missing[sa[r]] | missing[sb[r]]
+            d[dropped] = 0.0
+            t2, n_eff, tie, n_zero = _signed_rank_single(d, dropped)
+            total2 = n_eff * (n_eff + 1)
+            p_a = _p_greater(t2, n_eff, tie, n_zero, method, family)[0]
+            p_b = _p_greater(total2 - t2, n_eff, tie, n_zero, method, family)[0]
+            if not higher_is_better:
+                p_a, p_b = p_b, p_a
+            out[va[r], a[r], b[r]] = p_a
+            out[va[r], b[r], a[r]] = p_b
+    return out
 
 
 def adjust_pvalues(pvalues: np.ndarray, *, method: str = "none") -> np.ndarray:

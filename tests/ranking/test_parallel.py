@@ -8,7 +8,12 @@ import pytest
 from ranking import run_analysis
 from ranking._bounded import decisions, significant_pairs
 from ranking._parallel import WORKERS_ENV, default_workers, parallel_map
-from ranking.significance import PairedDifferences, pairs_with, pairwise_wilcoxon
+from ranking.significance import (
+    PairedDifferences,
+    column_variant_pvalues,
+    pairs_with,
+    pairwise_wilcoxon,
+)
 from ranking.simulate import msd_like
 
 SCHEME = {
@@ -91,3 +96,22 @@ def test_bracketed_decisions_equal_the_exact_ones(p_adjust, seed):
         )
         assert np.array_equal(bracketed, exact)
         assert 0 < exact.sum() < m * (m - 1)  # some decisions each way
+
+
+@pytest.mark.parametrize("method", ["approx", "exact"])
+def test_column_variants_as_when_the_column_is_replaced(method):
+    rng = np.random.default_rng(6)
+    x = np.round(rng.normal(size=(30, 5)), 1)
+    x[[1, 7], 2] = np.nan
+    columns = np.array([0, 2, 2, 4])
+    variants = np.round(rng.normal(size=(30, 4)), 1)
+    variants[[3, 4], 1] = np.nan
+    got = column_variant_pvalues(
+        x, columns, variants, higher_is_better=False, method=method
+    )
+    for v, j in enumerate(columns):
+        replaced = x.copy()
+        replaced[:, j] = variants[:, v]
+        want = pairwise_wilcoxon(replaced, higher_is_better=False, method=method)
+        assert np.array_equal(got[v, j], want[j], equal_nan=True)
+        assert np.array_equal(got[v, :, j], want[:, j], equal_nan=True)
