@@ -25,10 +25,11 @@ from .permissions import is_chair, is_organizer
 from .registration import append_version
 from .schemes import PROSE_FROM_SCHEME, clean_task_scheme, write_scheme_prose
 from .services import (
+    AnswerInput,
     TransitionError,
     clean_answer,
     refuse_scheme_prose,
-    store_answer,
+    store_answers,
 )
 
 CHANGE_KEYS = {"challenge", "tasks"}
@@ -176,33 +177,33 @@ def approve_amendment(
 
 
 def _apply_changes(challenge, changes: dict[str, Any], *, actor) -> None:
-    tasks = {task.name: task for task in challenge.tasks.all()}
-    for key, change in changes.get("challenge", {}).items():
-        value, reason = split_compared(change)
-        store_answer(
-            challenge=challenge,
-            number=int(key),
-            actor=actor,
-            value=value,
-            not_applicable=reason or None,
+    """Write the approved changes: the challenge's answers in one call, then
+    per task its scheme (and the prose it writes) and its answers in one call."""
+    if changes.get("challenge"):
+        store_answers(
+            challenge=challenge, actor=actor, answers=_inputs(changes["challenge"])
         )
+    tasks = {task.name: task for task in challenge.tasks.all()}
     for task_name, task_changes in changes.get("tasks", {}).items():
         task = tasks[task_name]
-        for key, value in task_changes.items():
-            if key == "scheme":
-                task.scheme = value
-                task.save(update_fields=["scheme"])
-                write_scheme_prose(task, actor=actor)
-            else:
-                value, reason = split_compared(value)
-                store_answer(
-                    challenge=challenge,
-                    task=task,
-                    number=int(key),
-                    actor=actor,
-                    value=value,
-                    not_applicable=reason or None,
-                )
+        answers = dict(task_changes)
+        if "scheme" in answers:
+            task.scheme = answers.pop("scheme")
+            task.save(update_fields=["scheme"])
+            write_scheme_prose(task, actor=actor)
+        if answers:
+            store_answers(
+                challenge=challenge, task=task, actor=actor, answers=_inputs(answers)
+            )
+
+
+def _inputs(changes: dict[str, Any]) -> dict[int, AnswerInput]:
+    """Amendment changes (parameter key -> compared value) as answers to store."""
+    inputs = {}
+    for key, change in changes.items():
+        value, reason = split_compared(change)
+        inputs[int(key)] = AnswerInput(value=value, not_applicable=reason or None)
+    return inputs
 
 
 def _explained(change: Change, changes: dict[str, Any]) -> bool:
