@@ -14,8 +14,10 @@ the pieces of a typical challenge are too few to keep them busy).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TypeVar
 
 __all__ = ["WORKERS_ENV", "default_workers", "parallel_map"]
@@ -55,9 +57,41 @@ def parallel_map(
             yield fn(item)
         return
     pool = ThreadPoolExecutor(max_workers=min(count, len(items)))
+    with _one_blas_thread():
+        try:
+            futures = [pool.submit(fn, item) for item in items]
+            for future in futures:
+                yield future.result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_limits = None
+
+
+@contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """One BLAS thread while worker threads run: BLAS's own threads would
+    compete with the workers for the same cores (and spin while they wait).
+
+    The limit is process-wide, and parallel maps nest (tasks, then chunks of
+    pairs, on other threads): the first to enter sets it, the last to leave
+    restores it, whatever the order they leave in.
+    """
+    global _blas_users, _blas_limits
+    with _blas_lock:
+        if _blas_users == 0:
+            from threadpoolctl import threadpool_limits  # only for parallel work
+
+            _blas_limits = threadpool_limits(limits=1, user_api="blas")
+        _blas_users += 1
     try:
-        futures = [pool.submit(fn, item) for item in items]
-        for future in futures:
-            yield future.result()
+        yield
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0:
+                _blas_limits.restore_original_limits()
+                _blas_limits = None

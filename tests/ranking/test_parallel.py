@@ -115,3 +115,22 @@ def test_column_variants_as_when_the_column_is_replaced(method):
         want = pairwise_wilcoxon(replaced, higher_is_better=False, method=method)
         assert np.array_equal(got[v, j], want[j], equal_nan=True)
         assert np.array_equal(got[v, :, j], want[:, j], equal_nan=True)
+
+
+def _blas_threads() -> list[int]:
+    from threadpoolctl import threadpool_info
+
+    return [
+        pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"
+    ]
+
+
+def test_workers_run_with_one_blas_thread_and_nested_maps_restore_it():
+    before = _blas_threads()
+
+    def inner(item):
+        return [(item, x, _blas_threads()) for x in parallel_map(str, "ab", workers=2)]
+
+    seen = [row for rows in parallel_map(inner, [1, 2, 3], workers=2) for row in rows]
+    assert {tuple(threads) for *_, threads in seen} == {tuple(1 for _ in before)}
+    assert _blas_threads() == before  # whatever order the nested maps ended in
