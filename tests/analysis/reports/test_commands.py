@@ -52,15 +52,18 @@ def test_report_command_writes_pdf(files, tmp_path):
 
 
 def test_the_commands_analysis_process_returns_the_engine_output(files):
-    from analysis.management.commands.report import start_analysis
+    from analysis.management.commands.report import AnalysisProcess
 
     frame = read_results(files[0])
-    output = start_analysis(frame, SCHEME, bootstrap=4, seed=9)()
+    analysis = AnalysisProcess(frame, SCHEME, bootstrap=4, seed=9)
+    assert analysis.forked  # Linux
+    output = analysis.output()
+    assert analysis.ready()
     expected = run_analysis(frame, SCHEME, bootstrap=4, seed=9).to_json_dict()
     assert output == expected
-    bad = start_analysis(frame, {**SCHEME, "method": "vote"}, bootstrap=4, seed=9)
+    bad = AnalysisProcess(frame, {**SCHEME, "method": "vote"}, bootstrap=4, seed=9)
     with pytest.raises(ValueError, match="method"):
-        bad()
+        bad.output()
 
 
 def test_report_command_names_the_bad_scheme_field(files, tmp_path):
