@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 from django.core.management.base import BaseCommand, CommandError
 
-from ranking import read_results, run_analysis
+from ranking import parse_scheme, read_results, run_analysis, scheme_to_dict
 
 NOT_REGISTERED = "not registered"
 
@@ -169,16 +169,19 @@ def _analyse(compute: Callable[[], dict[str, Any]], send: Connection) -> None:
 
 def _while_it_runs(frame: pd.DataFrame, scheme: Any, analysis: AnalysisProcess) -> dict:
     """Work that does not wait for the analysis, done on the other CPU while
-    it runs: import the figure and PDF modules, rank without bootstrap and
-    audit (a fraction of the analysis) and draw the case-level figures, which
-    depend on the ranks only, until the analysis is done. The report takes a
-    figure only where the full analysis gives the same ranks."""
+    it runs: import the figure and PDF modules, rank without bootstrap, rank
+    intervals and audit (a fraction of the analysis) and draw the case-level
+    figures, which depend on the ranks only, until the analysis is done. The
+    report takes a figure only where the full analysis gives the same ranks."""
     from analysis.reports import draw_case_figures
 
     if not analysis.forked:
         return {}
+    # rank intervals (pairwise tests at 40 algorithms) do not move the ranks
+    plain = scheme_to_dict(parse_scheme(scheme))
+    plain["uncertainty"] = {**plain["uncertainty"], "rank_ci": []}
     quick = run_analysis(
-        frame, scheme, bootstrap=0, seed=0, leave_one_out=False, audit=False
+        frame, plain, bootstrap=0, seed=0, leave_one_out=False, audit=False
     )
     return draw_case_figures(frame, quick.to_json_dict(), stop=analysis.ready)
 
