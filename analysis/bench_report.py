@@ -9,10 +9,19 @@ its peak memory (max RSS) is its own. Prints wall and CPU seconds (all, and of
 the main process), the wall time expected without other load ("idle": main
 CPU + worker CPU / CPUs), peak MiB, pages and the ratio baseline / now.
 Targets (issue 11): MSD <= 5 s, 19 x 10 <= 10 s and <= 500 MB.
+
+Then the command-line form, ``manage.py report`` (start-up, analysis, figures
+and PDF), timed against the same command of ``CLI_BASELINE_COMMIT`` (a copy of
+that commit's tree, the same Python environment), each in a fresh process:
+the MSD demo and 40 algorithms x 20 tasks (bootstrap 1000). Targets (issue
+11): MSD <= 6 s, 40 x 20 <= 20 s. ``--only stored`` or ``--only cli`` runs one
+of the two parts.
 """
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 import os
 import platform
@@ -20,14 +29,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 BASELINE_COMMIT = "c19c4ad"
+CLI_BASELINE_COMMIT = "098bce7"  # before the command-line form was sped up
 ROOT = Path(__file__).resolve().parents[1]
 
 SCENARIOS = {
     "MSD demo (8 x 2 tasks, 10 targets, 2 metrics)": "msd",
     "19 algorithms x 10 tasks (b = 1000)": "grid",
+}
+CLI_SCENARIOS = {
+    "MSD demo (8 x 2 tasks, 10 targets, 2 metrics)": "msd",
+    "40 algorithms x 20 tasks (b = 1000)": "grid40",
 }
 GRID_SCHEME = {
     "metric": "DSC",
@@ -117,19 +133,34 @@ def _baseline_tree(directory: Path) -> Path:
     return directory
 
 
-def _data(kind: str, directory: Path) -> tuple[Path, Path]:
-    """Results CSV and stored analysis output of a scenario (untimed)."""
-    from ranking import run_analysis, simulate
+def _scenario(kind: str, directory: Path) -> tuple[Path, dict]:
+    """Results CSV of a scenario (written once) and its scheme."""
+    from ranking import simulate
 
     if kind == "msd":
         from demo.story import MSD_SCHEME, simulated_msd_results
 
         frame, scheme = simulated_msd_results(), MSD_SCHEME
     else:
-        frame = simulate.msd_like(n_tasks=10, n_algorithms=19, n_cases=60, seed=0)
+        size = (20, 40) if kind == "grid40" else (10, 19)
+        frame = simulate.msd_like(
+            n_tasks=size[0], n_algorithms=size[1], n_cases=60, seed=0
+        )
         scheme = GRID_SCHEME
-    csv, out = directory / f"{kind}.csv", directory / f"{kind}.json"
+    csv = directory / f"{kind}.csv"
     frame.to_csv(csv, index=False)
+    return csv, scheme
+
+
+def _data(kind: str, directory: Path) -> tuple[Path, Path]:
+    """Results CSV and stored analysis output of a scenario (untimed)."""
+    import pandas as pd
+
+    from ranking import run_analysis
+
+    csv, scheme = _scenario(kind, directory)
+    out = directory / f"{kind}.json"
+    frame = pd.read_csv(csv, keep_default_na=True)
     out.write_text(json.dumps(run_analysis(frame, scheme).to_json_dict()))
     return csv, out
 
@@ -154,7 +185,122 @@ def _idle(row: dict[str, float]) -> float:
     return row["main"] + row["workers"] / max(1, os.cpu_count() or 1)
 
 
-def main() -> int:
+def _commit_tree(commit: str, directory: Path) -> Path:
+    """A copy of the project's tree at ``commit`` (no history)."""
+    target = directory / f"tree-{commit}"
+    target.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def _command(tree: Path, csv: Path, scheme: Path, pdf: Path) -> dict[str, float]:
+    """``manage.py report`` of ``tree`` in a fresh process: wall and CPU
+    seconds and peak MiB of the command and its figure workers, pages, bytes."""
+    from pypdf import PdfReader
+
+    args = [sys.executable, str(tree / "manage.py"), "report", str(csv)]
+    args += ["--scheme", str(scheme), "--output", str(pdf)]
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
+    wall = time.perf_counter()
+    process = subprocess.Popen(args, cwd=tree, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - wall
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, args)
+    data = pdf.read_bytes()
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        # the largest resident set of the command or one of its workers
+        "peak": usage.ru_maxrss / 1024,
+        "pages": len(PdfReader(io.BytesIO(data)).pages),
+        "bytes": len(data),
+    }
+
+
+def _machine() -> str:
+    return (
+        f"machine: {platform.node()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; "
+        f"python {platform.python_version()}"
+    )
+
+
+# column → (width, cell of a measured row)
+_COLUMNS: dict[str, tuple[int, Callable[[dict[str, float]], str]]] = {
+    "wall s": (7, lambda r: f"{r['wall']:.1f}"),
+    "CPU s": (7, lambda r: f"{r['cpu']:.1f}"),
+    "main s": (7, lambda r: f"{r['main']:.1f}"),
+    "idle s": (7, lambda r: f"{_idle(r):.1f}"),
+    "peak MiB": (9, lambda r: f"{r['peak']:.0f}"),
+    "pages": (6, lambda r: f"{r['pages']:d}"),
+    "MB": (6, lambda r: f"{r['bytes'] / 1e6:.1f}"),
+}
+
+
+def _print_header(columns: list[str]) -> None:
+    cells = " ".join(f"{c:>{_COLUMNS[c][0]}}" for c in columns)
+    print(f"{'scenario':48} {'way':9} {cells}")
+
+
+def _print_rows(label: str, rows: dict[str, dict], columns: list[str]) -> None:
+    for way, r in rows.items():
+        cells = " ".join(f"{_COLUMNS[c][1](r):>{_COLUMNS[c][0]}}" for c in columns)
+        print(f"{label:48} {way:9} {cells}")
+
+
+def _bench_command(directory: Path) -> None:
+    """The command-line form, now and at ``CLI_BASELINE_COMMIT``."""
+    trees = {"before": _commit_tree(CLI_BASELINE_COMMIT, directory), "now": ROOT}
+    print(f"\nmanage.py report (analysis included); before = {CLI_BASELINE_COMMIT}")
+    print(_machine())
+    columns = ["wall s", "CPU s", "peak MiB", "pages", "MB"]
+    _print_header(columns)
+    for label, kind in CLI_SCENARIOS.items():
+        csv, scheme = _scenario(kind, directory)
+        scheme_file = directory / f"{kind}-scheme.json"
+        scheme_file.write_text(json.dumps(scheme))
+        rows = {
+            way: _command(tree, csv, scheme_file, directory / f"{kind}-{way}.pdf")
+            for way, tree in trees.items()
+        }
+        _print_rows(label, rows, columns)
+        wall = rows["before"]["wall"] / rows["now"]["wall"]
+        cpu = rows["before"]["cpu"] / rows["now"]["cpu"]
+        print(
+            f"{label:48} ratio before/now: wall {wall:.2f}x, CPU {cpu:.2f}x"
+            f" (load {os.getloadavg()[0]:.1f})"
+        )
+
+
+def _bench_stored(directory: Path) -> None:
+    """From a stored analysis to the PDF, now and as at ``BASELINE_COMMIT``."""
+    baseline = str(_baseline_tree(directory))
+    print(_machine())
+    columns = list(_COLUMNS)
+    _print_header(columns)
+    for label, kind in SCENARIOS.items():
+        csv, out = _data(kind, directory)
+        rows = {"before": _render(csv, out, baseline), "now": _render(csv, out, "")}
+        _print_rows(label, rows, columns)
+        ratio = rows["before"]["wall"] / rows["now"]["wall"]
+        cpu = rows["before"]["cpu"] / rows["now"]["cpu"]
+        idle = _idle(rows["before"]) / _idle(rows["now"])
+        print(
+            f"{label:48} ratio before/now: wall {ratio:.2f}x, CPU {cpu:.2f}x,"
+            f" idle {idle:.2f}x"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench_report", description=__doc__)
+    parser.add_argument("--only", choices=("stored", "cli"), default=None)
+    only = parser.parse_args(argv).only
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
     sys.path.insert(0, str(ROOT))
     import django
@@ -162,32 +308,10 @@ def main() -> int:
     django.setup()
     directory = Path(tempfile.mkdtemp(prefix="bench-report-"))
     try:
-        baseline = str(_baseline_tree(directory))
-        print(
-            f"machine: {platform.node()} {platform.machine()}, "
-            f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; "
-            f"python {platform.python_version()}"
-        )
-        print(
-            f"{'scenario':48} {'way':9} {'wall s':>7} {'CPU s':>7} {'main s':>7} "
-            f"{'idle s':>7} {'peak MiB':>9} {'pages':>6} {'MB':>6}"
-        )
-        for label, kind in SCENARIOS.items():
-            csv, out = _data(kind, directory)
-            rows = {"before": _render(csv, out, baseline), "now": _render(csv, out, "")}
-            for way, r in rows.items():
-                print(
-                    f"{label:48} {way:9} {r['wall']:7.1f} {r['cpu']:7.1f} "
-                    f"{r['main']:7.1f} {_idle(r):7.1f} "
-                    f"{r['peak']:9.0f} {r['pages']:6d} {r['bytes'] / 1e6:6.1f}"
-                )
-            ratio = rows["before"]["wall"] / rows["now"]["wall"]
-            cpu = rows["before"]["cpu"] / rows["now"]["cpu"]
-            idle = _idle(rows["before"]) / _idle(rows["now"])
-            print(
-                f"{label:48} ratio before/now: wall {ratio:.2f}x, CPU {cpu:.2f}x,"
-                f" idle {idle:.2f}x"
-            )
+        if only != "cli":
+            _bench_stored(directory)
+        if only != "stored":
+            _bench_command(directory)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     return 0

@@ -499,9 +499,25 @@ def target_grid(
 
 
 def vector_colorbar(fig: Figure, image, **kwargs):
-    """A colour bar drawn as vector patches: matplotlib rasterizes the bar of
-    a scale with 50 or more levels (e.g. a heatmap of many cases)."""
+    """A colour bar drawn as one vector gradient: matplotlib rasterizes the bar
+    of a scale with 50 or more levels (e.g. a heatmap of many cases), and as
+    vectors it would be one filled patch per level (256, each written to the
+    PDF on its own). A Gouraud-shaded mesh through the same level boundaries
+    is a single PDF shading with the same colours."""
     bar = fig.colorbar(image, **kwargs)
-    if bar.solids is not None:
-        bar.solids.set_rasterized(False)
+    if bar.solids is None:
+        return bar
+    bounds = bar.solids.get_coordinates()[:, 0, :]  # band edges along the bar
+    vertical = bar.orientation == "vertical"
+    edges = bounds[:, 1] if vertical else bounds[:, 0]
+    shade = np.column_stack([edges, edges])
+    across = [0.0, 1.0]
+    bar.solids.remove()
+    bar.solids = bar.ax.pcolormesh(
+        *((across, edges, shade) if vertical else (edges, across, shade.T)),
+        cmap=bar.cmap,
+        norm=bar.norm,
+        shading="gouraud",
+        rasterized=False,
+    )
     return bar

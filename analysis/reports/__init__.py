@@ -4,7 +4,7 @@ the Django side builds the data from its models and calls these functions.
 """
 
 from .bias_items import BIAS_ITEMS, ChecklistItem
-from .build import build_report_data, build_report_figures
+from .build import build_report_data, build_report_figures, draw_case_figures
 from .data import (
     ORGANIZERS,
     RANK_CI_MEANINGS,
@@ -42,6 +42,7 @@ __all__ = [
     "build_report_data",
     "build_report_figures",
     "descriptive_statistics",
+    "draw_case_figures",
     "readable",
     "render_report_pdf",
     "report_tables",

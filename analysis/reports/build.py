@@ -29,7 +29,12 @@ from .data import (
 )
 from .vector import figure_size
 
-__all__ = ["CAPTIONS", "build_report_data", "build_report_figures"]
+__all__ = [
+    "CAPTIONS",
+    "build_report_data",
+    "build_report_figures",
+    "draw_case_figures",
+]
 
 # Podiums are cut to the best k; panel grids are split into figures of at most
 # this many panels, so each stays readable on a page.
@@ -91,20 +96,36 @@ def metric_higher_is_better(scheme: Mapping[str, Any], metric: str) -> bool:
     return bool(value[metric] if isinstance(value, Mapping) else value)
 
 
+# What a case-level figure is drawn from besides the results table: kind,
+# ranking key, task, targets, higher_is_better, top k and the ranks it orders
+# the algorithms by. Equal keys (and the same results) give the same figure.
+ReuseKey = tuple[Any, ...]
+
+
+def _ranks_key(ranks: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(ranks.items()))
+
+
 class _Figures:
     """Collects the figures of the report in report order; :meth:`render`
-    draws them (in parallel worker processes when allowed) as vector PDFs."""
+    draws them (in parallel worker processes when allowed) as vector PDFs,
+    taking the ones in ``drawn`` (by reuse key) as they are."""
 
-    def __init__(self) -> None:
+    def __init__(self, drawn: Mapping[ReuseKey, bytes] | None = None) -> None:
         self.specs: list[tuple[Callable[[], Any], dict[str, Any]]] = []
+        self.reuse: list[ReuseKey | None] = []
+        self.drawn = drawn or {}
 
-    def add(self, draw: Callable[[], Any], **meta: Any) -> None:
+    def add(
+        self, draw: Callable[[], Any], *, reuse: ReuseKey | None = None, **meta: Any
+    ) -> None:
         self.specs.append((draw, meta))
+        self.reuse.append(reuse)
 
-    def render(self, workers: int) -> tuple[ReportFigure, ...]:
-        # panel grids (per target, across tasks) cost several times a single
-        # figure: handed out first, they do not leave one worker alone at the end
-        order = sorted(
+    def order(self) -> list[int]:
+        """Panel grids (per target, across tasks) cost several times a single
+        figure: handed out first, they do not leave one worker alone at the end."""
+        return sorted(
             range(len(self.specs)),
             key=lambda i: (
                 not (
@@ -112,9 +133,14 @@ class _Figures:
                 )
             ),
         )
-        pdfs = _render_all([draw for draw, _ in self.specs], workers, order)
+
+    def render(self, workers: int) -> tuple[ReportFigure, ...]:
+        todo = [i for i in self.order() if self.reuse[i] not in self.drawn]
+        drawn = _render_all([self.specs[i][0] for i in todo], workers)
+        pdfs = dict(zip(todo, drawn, strict=True))
         figures = []
-        for pdf, (_, meta) in zip(pdfs, self.specs, strict=True):
+        for i, (_, meta) in enumerate(self.specs):
+            pdf = pdfs[i] if i in pdfs else self.drawn[self.reuse[i]]
             width, height = figure_size(pdf)
             figures.append(ReportFigure(pdf=pdf, width=width, height=height, **meta))
         return tuple(figures)
@@ -129,22 +155,18 @@ def _draw_pdf(index: int) -> bytes:
     return plots.fitted_pdf(_PENDING[index])
 
 
-def _render_all(
-    draws: list[Callable[[], Any]], workers: int, order: list[int] | None = None
-) -> list[bytes]:
+def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
     """PDF bytes of every figure, in order. ``workers`` > 1 forks that many
-    processes (where the platform can fork), which draw the figures in
-    ``order`` (default: as given); results do not depend on either."""
+    processes (where the platform can fork), which take the figures in that
+    order; results do not depend on it."""
     workers = min(workers, len(draws))
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return [plots.fitted_pdf(draw) for draw in draws]
-    order = list(range(len(draws))) if order is None else order
     _PENDING[:] = draws
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            drawn = dict(zip(order, pool.map(_draw_pdf, order), strict=True))
-        return [drawn[i] for i in range(len(draws))]
+            return list(pool.map(_draw_pdf, range(len(draws))))
     finally:
         _PENDING.clear()
 
@@ -176,15 +198,18 @@ def _case_figures(
     m = len(block["ranks"])
     where = {"key": key, "task": task}
     common = {"task": task, "metric": key, "ranks": block["ranks"]}
+    k = min(top_k or m, PODIUM_TOP_K)
+    ranks = _ranks_key(block["ranks"])
     out.add(
         lambda: plots.dot_box_plot(results, **common, top_k=top_k),
+        reuse=("dot_box", key, task, None, hib, top_k, ranks),
         title="Dot-and-box plot",
         caption=CAPTIONS["dot_box"].format(space="task"),
         **where,
     )
-    k = min(top_k or m, PODIUM_TOP_K)
     out.add(
         lambda: plots.podium_plot(results, **common, higher_is_better=hib, top_k=k),
+        reuse=("podium", key, task, None, hib, k, ranks),
         title="Podium plot" + (f" (best {k} algorithms)" if k < m else ""),
         caption=CAPTIONS["podium"],
         **where,
@@ -193,6 +218,7 @@ def _case_figures(
         lambda: plots.ranking_heatmap(
             results, **common, higher_is_better=hib, top_k=top_k
         ),
+        reuse=("heatmap", key, task, None, hib, top_k, ranks),
         title="Ranking heatmap",
         caption=CAPTIONS["heatmap"],
         **where,
@@ -240,6 +266,18 @@ def _target_figures(
                     targets={t: targets[t] for t in part},
                     higher_is_better=hib,
                     top_k=k,
+                ),
+                # significance maps draw the test decisions, not only the ranks
+                reuse=None
+                if kind == "significance"
+                else (
+                    kind,
+                    key,
+                    task,
+                    tuple(part),
+                    hib,
+                    k,
+                    tuple((t, _ranks_key(targets[t]["ranks"])) for t in part),
                 ),
                 key=key,
                 task=task,
@@ -377,23 +415,62 @@ def _task_set_figures(
         )
 
 
+def _collect(
+    results: pd.DataFrame,
+    output: Mapping[str, Any],
+    top_k: int | None,
+    drawn: Mapping[ReuseKey, bytes] | None = None,
+) -> _Figures:
+    out = _Figures(drawn)
+    for key, entry in output["rankings"].items():
+        for task, block in entry["tasks"].items():
+            scheme = scheme_of(output, task)
+            _task_figures(out, results, scheme, key, task, block, top_k)
+        _task_set_figures(out, key, entry, top_k)
+    return out
+
+
 def build_report_figures(
     results: pd.DataFrame,
     output: Mapping[str, Any],
     *,
     top_k: int | None = None,
     workers: int | None = None,
+    drawn: Mapping[ReuseKey, bytes] | None = None,
 ) -> tuple[ReportFigure, ...]:
     """Every figure of the report, in report order (per ranking key: each task
     and its targets, then the figures across tasks), drawn from the stored
-    output by ``workers`` processes (default :func:`figure_workers`)."""
-    out = _Figures()
-    for key, entry in output["rankings"].items():
-        for task, block in entry["tasks"].items():
-            scheme = scheme_of(output, task)
-            _task_figures(out, results, scheme, key, task, block, top_k)
-        _task_set_figures(out, key, entry, top_k)
+    output by ``workers`` processes (default :func:`figure_workers`); those
+    in ``drawn`` (see :func:`draw_case_figures`) are taken as they are."""
+    out = _collect(results, output, top_k, drawn)
     return out.render(figure_workers() if workers is None else workers)
+
+
+def draw_case_figures(
+    results: pd.DataFrame,
+    ranking: Mapping[str, Any],
+    *,
+    top_k: int | None = None,
+    stop: Callable[[], bool] = lambda: False,
+) -> dict[ReuseKey, bytes]:
+    """The case-level figures (dot-and-box, podium, heatmap; per task or
+    target), drawn here one by one until ``stop()`` is true, by reuse key.
+
+    They depend on the analysis only through its ranks, so ``ranking`` may
+    be an output without bootstrap or audit: the command-line report draws
+    them while the full analysis runs. :func:`build_report_figures` takes a
+    figure only where the full output gives the same key (the same ranks).
+    """
+    out = _collect(results, ranking, top_k)
+    drawn: dict[ReuseKey, bytes] = {}
+    for i in out.order():
+        reuse = out.reuse[i]
+        if reuse is None or reuse in drawn:
+            continue
+        if stop():
+            break
+        drawn[reuse] = plots.fitted_pdf(out.specs[i][0])
+    return drawn
 
 
 def build_report_data(
@@ -407,12 +484,14 @@ def build_report_data(
     workers: int | None = None,
     registered_schemes: Mapping[str, Any] | None = None,
     design_answers: Mapping[str, str] | None = None,
+    drawn: Mapping[ReuseKey, bytes] | None = None,
 ) -> ReportData:
     """Assemble the report of one analysis run (no database involved).
 
     ``registered_schemes`` (task → registered scheme) lets the report show
     what was registered next to what was executed; ``design_answers`` (BIAS
-    item → where the registered design answers it) fills the checklist.
+    item → where the registered design answers it) fills the checklist;
+    ``drawn``: figures drawn beforehand (:func:`draw_case_figures`).
     """
     return ReportData(
         title=title,
@@ -422,7 +501,9 @@ def build_report_data(
         statistics=descriptive_statistics(results),
         bias=bias_coverage(design_answers or {}),
         figures=(
-            build_report_figures(results, output, top_k=top_k, workers=workers)
+            build_report_figures(
+                results, output, top_k=top_k, workers=workers, drawn=drawn
+            )
             if figures
             else ()
         ),

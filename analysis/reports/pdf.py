@@ -421,13 +421,13 @@ class _Builder:
     def scheme_comparison(self) -> None:
         """Registered and executed scheme side by side where they differ: each
         differing field (dotted path) as the registry's differ finds it."""
-        # imported here: registry.design brings its models, and the report
-        # renders without Django (the command-line form, the benchmark)
-        from registry.design import field_diff
-
         registered = self.data.registered_schemes
         if not any(registered.values()):
             return
+        # imported here: registry.design brings its models, and a report
+        # without a registration renders without Django set up (the benchmark)
+        from registry.design import field_diff
+
         rows = [["Task", "Field", "Registered", "Executed"]]
         for tasks, scheme in scheme_groups(self.data.output):
             for task in tasks:
@@ -786,10 +786,17 @@ class _Builder:
 
 class _LayoutOnly(Canvas):
     """A canvas that lays the pages out but writes no file: the first pass
-    only finds the page of every section."""
+    only finds the page of every section. Where text goes on a page never
+    moves a page break, so the strings of table cells (most of the text) and
+    finished text objects are not formatted into PDF operators."""
 
     def save(self) -> None:
         pass
+
+    def _skip(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    drawString = drawRightString = drawCentredString = drawText = _skip  # noqa: N815
 
 
 def _render(

@@ -1,18 +1,27 @@
 """``manage.py report RESULTS.csv --scheme SCHEME.json --output report.pdf
 [--bootstrap N] [--seed S]``: the PDF report for organizers who only want the
 report. No database: the results are read from the file, the title page says
-"not registered" and no deviations are checked."""
+"not registered" and no deviations are checked.
+
+The analysis runs in a forked process (where the platform forks) while this
+one imports the figure and PDF modules and draws the figures that need only
+the ranks (see ``_while_it_runs``)."""
 
 from __future__ import annotations
 
 import datetime
 import json
+import multiprocessing
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
+import pandas as pd
 from django.core.management.base import BaseCommand, CommandError
 
-from analysis.reports import TitleInfo, build_report_data, render_report_pdf
-from ranking import read_results, run_analysis
+from ranking import parse_scheme, read_results, run_analysis, scheme_to_dict
 
 NOT_REGISTERED = "not registered"
 
@@ -55,12 +64,18 @@ class Command(BaseCommand):
             raise CommandError(f"{scheme_path}: {exc.strerror or exc}") from exc
         try:
             frame = read_results(options["results"])
-            result = run_analysis(
+            analysis = AnalysisProcess(
                 frame, scheme, bootstrap=options["bootstrap"], seed=options["seed"]
             )
+            try:
+                drawn = _while_it_runs(frame, scheme, analysis)
+                output = analysis.output()
+            finally:
+                analysis.close()
         except (OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
-        output = result.to_json_dict()
+        from analysis.reports import TitleInfo, build_report_data, render_report_pdf
+
         title = TitleInfo(
             challenge_name=options["title"] or Path(options["results"]).stem,
             registration_identifier=NOT_REGISTERED,
@@ -73,13 +88,102 @@ class Command(BaseCommand):
             seed=output["scheme"]["uncertainty"]["seed"],
             exploratory=False,
         )
-        data = build_report_data(frame, output, title=title, deviations=())
+        data = build_report_data(frame, output, title=title, deviations=(), drawn=drawn)
         pdf = render_report_pdf(data)
         try:
             Path(options["output"]).write_bytes(pdf)
         except OSError as exc:
             raise CommandError(f"{options['output']}: {exc.strerror or exc}") from exc
         self.stdout.write(f"Wrote {options['output']} ({len(pdf)} bytes).")
+
+
+class AnalysisProcess:
+    """The engine's analysis of `frame`, run in a forked process where the
+    platform forks (here otherwise): :meth:`output` waits for the output
+    (JSON data) and raises the engine's error (ValueError) if it failed."""
+
+    def __init__(
+        self,
+        frame: pd.DataFrame,
+        scheme: Any,
+        *,
+        bootstrap: int | None,
+        seed: int | None,
+    ):
+        def compute() -> dict[str, Any]:
+            result = run_analysis(frame, scheme, bootstrap=bootstrap, seed=seed)
+            return result.to_json_dict()
+
+        self.forked = "fork" in multiprocessing.get_all_start_methods()
+        if not self.forked:
+            self._result = ("output", compute())
+            return
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        # forked: the frame and the closure are inherited, never pickled
+        self._process = context.Process(
+            target=_analyse, args=(compute, send), daemon=True
+        )
+        self._process.start()
+        send.close()
+        self._result: tuple[str, Any] | None = None
+
+    def ready(self) -> bool:
+        return self._result is not None or self._receive.poll()
+
+    def output(self) -> dict[str, Any]:
+        if self._result is None:
+            try:
+                self._result = self._receive.recv()
+            except EOFError:
+                self._result = ("crash", "it ended without a result")
+            finally:
+                self.close()
+        kind, value = self._result
+        if kind == "error":
+            raise ValueError(value)
+        if kind == "crash":
+            raise RuntimeError(f"The analysis failed: {value}")
+        return value
+
+    def close(self) -> None:
+        """End the process (at once if it still runs: its caller gave up)."""
+        if self.forked and self._process.pid is not None:
+            self._receive.close()
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process.join()
+
+
+def _analyse(compute: Callable[[], dict[str, Any]], send: Connection) -> None:
+    """The forked process: the output, or the error as text."""
+    try:
+        message = ("output", compute())
+    except (OSError, ValueError) as exc:
+        message = ("error", str(exc))
+    except Exception:
+        message = ("crash", traceback.format_exc())
+    send.send(message)
+    send.close()
+
+
+def _while_it_runs(frame: pd.DataFrame, scheme: Any, analysis: AnalysisProcess) -> dict:
+    """Work that does not wait for the analysis, done on the other CPU while
+    it runs: import the figure and PDF modules, rank without bootstrap, rank
+    intervals and audit (a fraction of the analysis) and draw the case-level
+    figures, which depend on the ranks only, until the analysis is done. The
+    report takes a figure only where the full analysis gives the same ranks."""
+    from analysis.reports import draw_case_figures
+
+    if not analysis.forked:
+        return {}
+    # rank intervals (pairwise tests at 40 algorithms) do not move the ranks
+    plain = scheme_to_dict(parse_scheme(scheme))
+    plain["uncertainty"] = {**plain["uncertainty"], "rank_ci": []}
+    quick = run_analysis(
+        frame, plain, bootstrap=0, seed=0, leave_one_out=False, audit=False
+    )
+    return draw_case_figures(frame, quick.to_json_dict(), stop=analysis.ready)
 
 
 def _sha256(path: str) -> str:

@@ -51,6 +51,21 @@ def test_report_command_writes_pdf(files, tmp_path):
     assert "Task T1 — ranking DSC" in text
 
 
+def test_the_commands_analysis_process_returns_the_engine_output(files):
+    from analysis.management.commands.report import AnalysisProcess
+
+    frame = read_results(files[0])
+    analysis = AnalysisProcess(frame, SCHEME, bootstrap=4, seed=9)
+    assert analysis.forked  # Linux
+    output = analysis.output()
+    assert analysis.ready()
+    expected = run_analysis(frame, SCHEME, bootstrap=4, seed=9).to_json_dict()
+    assert output == expected
+    bad = AnalysisProcess(frame, {**SCHEME, "method": "vote"}, bootstrap=4, seed=9)
+    with pytest.raises(ValueError, match="method"):
+        bad.output()
+
+
 def test_report_command_names_the_bad_scheme_field(files, tmp_path):
     csv, scheme = files
     scheme.write_text(json.dumps({**SCHEME, "method": "vote"}))

@@ -19,6 +19,8 @@ from analysis.reports import (
     render_report_pdf,
 )
 from analysis.reports.data import design_in_brief
+from ranking import run_analysis
+from tests.analysis.plots.conftest import SCHEME
 
 from .conftest import pdf_pages
 
@@ -306,3 +308,39 @@ def test_figures_do_not_depend_on_the_worker_processes(ideal_run):
     shared = build_report_figures(results, output, workers=2)
     assert [f.title for f in shared] == [f.title for f in alone]
     assert [f.pdf for f in shared] == [f.pdf for f in alone]
+
+
+@pytest.mark.slow
+def test_case_figures_drawn_from_the_ranks_alone_are_taken_only_for_equal_ranks(
+    ideal_run,
+):
+    """The command-line report draws the case-level figures from a ranking
+    without bootstrap or audit while the analysis runs: the report takes them
+    where the full output has the same ranks, and draws the rest itself."""
+    from analysis.reports.build import build_report_figures, draw_case_figures
+
+    results, output = ideal_run
+    quick = run_analysis(
+        results, SCHEME, bootstrap=0, seed=0, leave_one_out=False, audit=False
+    ).to_json_dict()
+    drawn = draw_case_figures(results, quick)
+    assert sorted(key[0] for key in drawn) == sorted(
+        ["dot_box", "heatmap", "podium"] * 3
+    )
+    stop_after_two = iter([False, False, True]).__next__
+    assert len(draw_case_figures(results, quick, stop=stop_after_two)) == 2
+
+    alone = build_report_figures(results, output, workers=1)
+    reused = build_report_figures(results, output, workers=1, drawn=drawn)
+    assert [f.pdf for f in reused] == [f.pdf for f in alone]
+
+    # one task ranked otherwise in the quick ranking: its figures are redrawn
+    tasks = quick["rankings"]["DSC"]["tasks"]
+    first = next(iter(tasks))
+    ranks = tasks[first]["ranks"]
+    tasks[first]["ranks"] = dict(zip(ranks, reversed(ranks.values()), strict=True))
+    marked = alone[-1].pdf  # the last figure, drawn across tasks
+    stale = dict.fromkeys(draw_case_figures(results, quick), marked)
+    mixed = build_report_figures(results, output, workers=1, drawn=stale)
+    taken = [f.task for f in mixed if f.pdf == marked and f.task is not None]
+    assert sorted(taken) == sorted(t for t in tasks if t != first for _ in range(3))
