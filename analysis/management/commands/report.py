@@ -16,12 +16,14 @@ import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from django.core.management.base import BaseCommand, CommandError
 
-from ranking import parse_scheme, read_results, run_analysis, scheme_to_dict
+from ranking import parse_scheme, read_results, read_table, run_analysis, scheme_to_dict
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 NOT_REGISTERED = "not registered"
 
@@ -63,11 +65,16 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"{scheme_path}: {exc.strerror or exc}") from exc
         try:
-            frame = read_results(options["results"])
+            # the analysis starts from the engine's own table (no pandas); the
+            # figures' frame (pandas) is read while it runs
             analysis = AnalysisProcess(
-                frame, scheme, bootstrap=options["bootstrap"], seed=options["seed"]
+                read_table(options["results"]),
+                scheme,
+                bootstrap=options["bootstrap"],
+                seed=options["seed"],
             )
             try:
+                frame = read_results(options["results"])
                 drawn = _while_it_runs(frame, scheme, analysis)
                 output = analysis.output()
             finally:
@@ -98,13 +105,14 @@ class Command(BaseCommand):
 
 
 class AnalysisProcess:
-    """The engine's analysis of `frame`, run in a forked process where the
-    platform forks (here otherwise): :meth:`output` waits for the output
-    (JSON data) and raises the engine's error (ValueError) if it failed."""
+    """The engine's analysis of `frame` (a results table), run in a forked
+    process where the platform forks (here otherwise): :meth:`output` waits for
+    the output (JSON data) and raises the engine's error (ValueError) if it
+    failed."""
 
     def __init__(
         self,
-        frame: pd.DataFrame,
+        frame: Any,
         scheme: Any,
         *,
         bootstrap: int | None,
