@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from analysis import plots
-from ranking.output import scheme_of
+from analysis.output import AnalysisOutput
 
 from .data import (
     Deviation,
@@ -422,11 +422,12 @@ def _collect(
     drawn: Mapping[ReuseKey, bytes] | None = None,
 ) -> _Figures:
     out = _Figures(drawn)
-    for key, entry in output["rankings"].items():
-        for task, block in entry["tasks"].items():
-            scheme = scheme_of(output, task)
+    reader = AnalysisOutput.of(output)
+    for key in reader.keys:
+        for task, block in reader.tasks(key).items():
+            scheme = reader.scheme_of(task)
             _task_figures(out, results, scheme, key, task, block, top_k)
-        _task_set_figures(out, key, entry, top_k)
+        _task_set_figures(out, key, reader.ranking(key), top_k)
     return out
 
 

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis.output import AnalysisOutput
 from ranking import describe_scheme
-from ranking.output import group_tasks_by_scheme, scheme_groups
+from ranking.output import group_tasks_by_scheme
 
 from .bias_items import BIAS_ITEMS
 
@@ -276,8 +277,9 @@ def report_tables(
     """
     rankings: list[dict[str, Any]] = []
     consensus: list[dict[str, Any]] = []
-    for key, entry in output["rankings"].items():
-        for task, block in entry["tasks"].items():
+    out = AnalysisOutput.of(output)
+    for key in out.keys:
+        for task, block in out.tasks(key).items():
             tau = block.get("kendall_tau") or {}
             for algorithm in sorted(
                 block["ranks"],
@@ -301,13 +303,14 @@ def report_tables(
                         "kendall_tau_upper": tau.get("upper"),
                     }
                 )
-        for algorithm, rank in (entry.get("consensus") or {}).get("ranks", {}).items():
+        key_consensus = out.consensus(key)
+        for algorithm, rank in key_consensus.get("ranks", {}).items():
             consensus.append(
                 {
                     "ranking": key,
                     "algorithm": algorithm,
                     "rank": rank,
-                    "score": entry["consensus"]["scores"].get(algorithm),
+                    "score": key_consensus["scores"].get(algorithm),
                 }
             )
     consensus.sort(key=lambda r: (r["ranking"], r["rank"] is None, r["rank"] or 0))
@@ -348,7 +351,11 @@ def design_of(
     (an exploratory run executes another scheme), else the executed one;
     labels name the tasks when schemes differ by task."""
     known = {t: s for t, s in (registered or {}).items() if s}
-    groups = group_tasks_by_scheme(known) if known else scheme_groups(output)
+    groups = (
+        group_tasks_by_scheme(known)
+        if known
+        else AnalysisOutput.of(output).scheme_groups()
+    )
     if not groups:
         return {}
     if len(groups) == 1:
@@ -484,14 +491,13 @@ def audit_findings(
     withholding cases under the registered missing rule (and by how much),
     and which selective submissions the deviation checks suspect."""
     sentences: list[str] = []
-    groups = {t: s for tasks, s in scheme_groups(output) for t in tasks}
-    for key, entry in output["rankings"].items():
-        for task, block in entry["tasks"].items():
-            where = f"Task {task} ({key})"
-            missing = (groups.get(task) or {}).get("missing") or {}
-            rule = readable(missing.get("policy", "none"))
-            sentences += _scheme_sentences(where, block)
-            sentences += _withholding_sentences(where, block, rule)
+    out = AnalysisOutput.of(output)
+    for entry in out.entries():
+        where = f"Task {entry.task} ({entry.key})"
+        missing = out.scheme_of(entry.task).get("missing") or {}
+        rule = readable(missing.get("policy", "none"))
+        sentences += _scheme_sentences(where, entry.block)
+        sentences += _withholding_sentences(where, entry.block, rule)
     for d in deviations:
         if d.code == "selective_submission_suspected":
             sentences.append(f"Suspected selective submission: {d.message}")

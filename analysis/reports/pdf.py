@@ -39,7 +39,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ranking.output import scheme_groups, scheme_of
+from analysis.output import AnalysisOutput
 
 from .data import (
     RANK_CI_MEANINGS,
@@ -295,6 +295,7 @@ class _Builder:
         figure_pages: Sequence[FigurePage],
     ):
         self.data = data
+        self.output = AnalysisOutput.of(data.output)
         self.width = width
         self.height = height
         self.pages = pages
@@ -377,8 +378,8 @@ class _Builder:
                 _table(rows, [2.6, 3.6, 1.4, 1.4], total=self.width, colours=colours)
             )
         self.add(Spacer(1, 3 * mm), _p("Main results", "h2"))
-        for key, entry in self.data.output["rankings"].items():
-            for task, block in entry["tasks"].items():
+        for key in self.output.keys:
+            for task, block in self.output.tasks(key).items():
                 winners = sorted(a for a, r in block["ranks"].items() if r == 1)
                 text = f"{task} ({key}): ranked first: {', '.join(winners) or '–'}"
                 if block.get("winner_stability") is not None:
@@ -387,7 +388,7 @@ class _Builder:
                 if tau is not None:
                     text += f"; median Kendall's τ {_fmt(tau)}"
                 self.add(_p(text + "."))
-            consensus = entry.get("consensus")
+            consensus = self.output.consensus(key)
             if consensus:
                 first = sorted(a for a, r in consensus["ranks"].items() if r == 1)
                 self.add(_p(f"Consensus ({key}): ranked first: {', '.join(first)}."))
@@ -407,7 +408,7 @@ class _Builder:
         for key, sentence in self.data.design.items():
             self.add(_p(labels.get(key, key.capitalize()), "h3"), _p(sentence))
         self.scheme_comparison()
-        for tasks, scheme in scheme_groups(self.data.output):
+        for tasks, scheme in self.output.scheme_groups():
             u = scheme.get("uncertainty", {})
             self.add(
                 Spacer(1, 2 * mm),
@@ -429,7 +430,7 @@ class _Builder:
         from registry.design import field_diff
 
         rows = [["Task", "Field", "Registered", "Executed"]]
-        for tasks, scheme in scheme_groups(self.data.output):
+        for tasks, scheme in self.output.scheme_groups():
             for task in tasks:
                 rows += [
                     [task, path, readable(before), readable(after)]
@@ -560,12 +561,10 @@ class _Builder:
     def tasks(self) -> None:
         self.add(PageBreak())
         self.section("tasks")
-        for key, entry in self.data.output["rankings"].items():
-            for task, block in entry["tasks"].items():
+        for key in self.output.keys:
+            for task, block in self.output.tasks(key).items():
                 self.alpha = (
-                    scheme_of(self.data.output, task)
-                    .get("uncertainty", {})
-                    .get("alpha")
+                    self.output.scheme_of(task).get("uncertainty", {}).get("alpha")
                 )
                 targets = block.get("targets") or {}
                 self.add(_Heading(f"Task {task} — ranking {key}", "h2"))
@@ -594,9 +593,9 @@ class _Builder:
     def consensus(self) -> None:
         self.add(PageBreak())
         self.section("consensus")
-        for key, entry in self.data.output["rankings"].items():
+        for key in self.output.keys:
             self.add(_Heading(f"Ranking {key}", "h2"))
-            consensus = entry.get("consensus")
+            consensus = self.output.consensus(key)
             if not consensus:
                 self.add(_p("The scheme defines no consensus ranking across tasks."))
             else:
@@ -631,8 +630,8 @@ class _Builder:
                 " ignored (Reinke, PhD thesis, Heidelberg University, section 4.1)."
             )
         )
-        for key, entry in self.data.output["rankings"].items():
-            for task, block in entry["tasks"].items():
+        for key in self.output.keys:
+            for task, block in self.output.tasks(key).items():
                 audit = block.get("audit")
                 if not audit:
                     continue
