@@ -31,6 +31,7 @@ import pandas as pd
 from scipy import stats
 
 from .design import RegisteredDesign
+from .output import AnalysisOutput
 
 CRITICAL, WARNING, INFO = "critical", "warning", "info"
 SEVERITY_ORDER = {CRITICAL: 0, WARNING: 1, INFO: 2}
@@ -463,47 +464,46 @@ def post_hoc(design: RegisteredDesign) -> list[Deviation]:
 
 def unstable_winner(output: dict[str, Any]) -> list[Deviation]:
     out = []
-    for key, ranking in sorted(output.get("rankings", {}).items()):
-        for task, block in sorted(ranking.get("tasks", {}).items()):
-            winners = sorted(a for a, r in block.get("ranks", {}).items() if r == 1)
-            stability = block.get("winner_stability")
-            if stability is not None and stability < WINNER_STABILITY_THRESHOLD:
-                out.append(
-                    Deviation(
-                        "unstable_winner",
-                        WARNING,
-                        f"Task {task} ({key}): the winner stays first in only "
-                        f"{stability:.0%} of bootstrap samples.",
-                        WINNER_STABILITY_THRESHOLD,
-                        stability,
-                        task,
-                        {"winners": winners},
-                    )
+    reader = AnalysisOutput.of(output)
+    for entry in sorted(reader.entries(), key=lambda e: (e.key, e.task)):
+        key, task, block = entry.key, entry.task, entry.block
+        winners = sorted(a for a, r in block.get("ranks", {}).items() if r == 1)
+        stability = block.get("winner_stability")
+        if stability is not None and stability < WINNER_STABILITY_THRESHOLD:
+            out.append(
+                Deviation(
+                    "unstable_winner",
+                    WARNING,
+                    f"Task {task} ({key}): the winner stays first in only "
+                    f"{stability:.0%} of bootstrap samples.",
+                    WINNER_STABILITY_THRESHOLD,
+                    stability,
+                    task,
+                    {"winners": winners},
                 )
-            changed = []
-            for alternative in block.get("audit", {}).get("alternatives", []):
-                alt_winners = sorted(
-                    a for a, r in alternative["ranks"].items() if r == 1
+            )
+        changed = []
+        for alternative in block.get("audit", {}).get("alternatives", []):
+            alt_winners = sorted(a for a, r in alternative["ranks"].items() if r == 1)
+            if not alternative.get("registered") and alt_winners != winners:
+                changed.append({**alternative, "winners": alt_winners})
+        if changed:
+            described = "; ".join(
+                f"{a['method']} ({a['aggregate']}) of {a['metric']}: "
+                f"{', '.join(a['winners'])}"
+                for a in changed
+            )
+            out.append(
+                Deviation(
+                    "unstable_winner",
+                    WARNING,
+                    f"Task {task} ({key}): {len(changed)} alternative ranking "
+                    f"scheme(s) give another winner than {', '.join(winners)} — "
+                    f"{described}.",
+                    winners,
+                    [a["winners"] for a in changed],
+                    task,
+                    {"alternatives": changed},
                 )
-                if not alternative.get("registered") and alt_winners != winners:
-                    changed.append({**alternative, "winners": alt_winners})
-            if changed:
-                described = "; ".join(
-                    f"{a['method']} ({a['aggregate']}) of {a['metric']}: "
-                    f"{', '.join(a['winners'])}"
-                    for a in changed
-                )
-                out.append(
-                    Deviation(
-                        "unstable_winner",
-                        WARNING,
-                        f"Task {task} ({key}): {len(changed)} alternative ranking "
-                        f"scheme(s) give another winner than {', '.join(winners)} — "
-                        f"{described}.",
-                        winners,
-                        [a["winners"] for a in changed],
-                        task,
-                        {"alternatives": changed},
-                    )
-                )
+            )
     return out

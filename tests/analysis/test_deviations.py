@@ -10,7 +10,7 @@ from analysis.design import (
     RegisteredTask,
     submission_limit_from,
 )
-from analysis.deviations import find_deviations, selective_submission
+from analysis.deviations import find_deviations, selective_submission, unstable_winner
 from ranking import parse_scheme, scheme_to_dict, validate_results
 
 SCHEME = scheme_to_dict(
@@ -323,3 +323,19 @@ def test_single_hard_missing_case_is_no_pattern():
 
     frame = results(extra=withhold_hardest)
     assert selective_submission(design(), {"Liver": SCHEME}, frame) == []
+
+
+def test_unstable_winners_of_a_merged_output_in_key_and_task_order():
+    def unstable(stability):
+        return {"ranks": {"A": 1, "B": 2}, "winner_stability": stability}
+
+    output = {  # compute_output's merge of two schemes, stored out of order
+        "schemes": {"Heart": SCHEME, "Liver": SCHEME},
+        "rankings": {
+            "NSD": {"tasks": {"Liver": unstable(0.5)}},
+            "DSC": {"tasks": {"Liver": unstable(0.6), "Heart": unstable(0.99)}},
+        },
+    }
+    found = unstable_winner(output)
+    assert [(d.task, d.observed) for d in found] == [("Liver", 0.6), ("Liver", 0.5)]
+    assert found[0].message.startswith("Task Liver (DSC)")
