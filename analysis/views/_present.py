@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from ..deviations import SEVERITY_ORDER
+from ..output import AnalysisOutput
 from ..reports import RANK_CI_MEANINGS, readable, report_tables
 
 SEVERITY_CLASS = {"critical": "danger", "warning": "warning", "info": "info"}
@@ -95,9 +96,10 @@ def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, A
     """One section per ranking key: its tasks' tables and figures, then consensus."""
     rows = report_tables(output)["rankings"]
     sections = []
-    for key, entry in output["rankings"].items():
+    reader = AnalysisOutput.of(output)
+    for key in reader.keys:
         tasks = []
-        for task, block in entry["tasks"].items():
+        for task, block in reader.tasks(key).items():
             bootstrap = [
                 row for row in rows if row["ranking"] == key and row["task"] == task
             ]
@@ -120,7 +122,7 @@ def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, A
                     ],
                 }
             )
-        consensus = entry.get("consensus") or {}
+        consensus = reader.consensus(key)
         ranks = consensus.get("ranks") or {}
         sections.append(
             {
@@ -135,7 +137,7 @@ def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, A
                 "plots": [
                     (SET_PLOTS[k], plot_url(run_pk, k, key=key, task=None))
                     for k in SET_PLOTS
-                    if len(entry["tasks"]) > 1
+                    if len(reader.tasks(key)) > 1
                 ],
             }
         )

@@ -12,11 +12,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from ranking.output import scheme_of
-
 from .. import plots, services
 from ..access import visible_run
 from ..models import AnalysisStatus
+from ..output import AnalysisOutput
 from ..reports.build import metric_higher_is_better
 from ._present import (
     SET_PLOTS,
@@ -98,15 +97,15 @@ def analysis_output(request, pk: int):
 
 
 def _figure(run, kind: str, key: str | None, task: str | None):
-    output = run.output
-    entry = (output or {}).get("rankings", {}).get(key)
+    output = AnalysisOutput.of(run.output or {})
+    entry = output.ranking(key)
     if entry is None:
         raise Http404("No such ranking.")
     if kind in SET_PLOTS:
-        if task is not None or len(entry["tasks"]) < 2:
+        if task is not None or len(output.tasks(key)) < 2:
             raise Http404("No such figure.")
         return plots.rank_blobs_across_tasks(entry)
-    block = entry["tasks"].get(task)
+    block = output.entry(key, task)
     if (
         kind not in TASK_PLOTS
         or block is None
@@ -125,7 +124,7 @@ def _figure(run, kind: str, key: str | None, task: str | None):
             task=task,
             metric=key,
             targets=block["targets"],
-            higher_is_better=metric_higher_is_better(scheme_of(run.output, task), key),
+            higher_is_better=metric_higher_is_better(output.scheme_of(task), key),
         )
     return plots.dot_box_plot(frame, task=task, metric=key, ranks=block["ranks"])
 
