@@ -12,13 +12,30 @@ on it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ranking.output import scheme_groups, scheme_of
 
-__all__ = ["AnalysisOutput", "TaskRanking"]
+__all__ = ["AnalysisOutput", "TaskRanking", "merged_output"]
+
+
+def merged_output(
+    outputs: Sequence[dict[str, Any]], schemes: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
+    """The stored output of a run: the engine's output of its one scheme, or
+    the merge of one output per scheme: ``schemes`` (task → scheme) and, per
+    ranking key, only ``tasks`` (no consensus across tasks of different schemes)."""
+    if len(outputs) == 1:
+        return outputs[0]
+    merged: dict[str, Any] = {"schemes": dict(sorted(schemes.items())), "rankings": {}}
+    for output in outputs:
+        for key, ranking in output["rankings"].items():
+            merged["rankings"].setdefault(key, {"tasks": {}})["tasks"].update(
+                ranking["tasks"]
+            )
+    return merged
 
 
 @dataclass(frozen=True)

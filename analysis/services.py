@@ -40,6 +40,7 @@ from .deviations import find_deviations
 from .ingest import validated
 from .jobs import enqueue, job, publish_many, uses_celery
 from .models import AnalysisChunk, AnalysisRun, AnalysisStatus, ResultsVersion
+from .output import merged_output
 from .run_report import render_run_report
 
 PROGRESS_STEP = 2  # percent; fewer writes while a long job runs
@@ -267,15 +268,7 @@ def compute_output(
             bootstrap_ranks=(bootstrap_ranks or {}).get(index),
         )
         outputs.append(result.output)
-    if len(outputs) == 1:
-        return outputs[0]
-    merged: dict[str, Any] = {"schemes": dict(sorted(schemes.items())), "rankings": {}}
-    for output in outputs:
-        for key, ranking in output["rankings"].items():
-            merged["rankings"].setdefault(key, {"tasks": {}})["tasks"].update(
-                ranking["tasks"]
-            )
-    return merged
+    return merged_output(outputs, schemes)
 
 
 def _progress_recorder(beat: run_state.Heartbeat, *, start: int = 0):
