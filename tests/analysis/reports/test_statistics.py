@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from analysis.reports import descriptive_statistics, report_tables
+from analysis.reports import audit_findings, descriptive_statistics, report_tables
 
 
 def _tiny() -> pd.DataFrame:
@@ -55,3 +55,42 @@ def test_report_tables_rows_per_task_and_algorithm(ideal_run):
     assert len(tables["rankings"]) == 15
     assert next(r["algorithm"] for r in tables["consensus"]) == "A1"
     assert len(tables["descriptive_statistics"]) == 15
+
+
+def test_a_merged_output_reads_each_tasks_own_scheme():
+    """Tasks ranked under different schemes (compute_output's merge): the audit
+    quotes each task's own missing rule; the merge has no consensus rows."""
+
+    def withholding(gain_rank):
+        return {
+            "ranks": {"A": 2, "B": 1},
+            "scores": {"A": 0.8, "B": 0.9},
+            "audit": {
+                "selective_submission": {"registered_policy": {"A": {"10": gain_rank}}}
+            },
+        }
+
+    output = {
+        "schemes": {
+            "Brain": {"missing": {"policy": "worst_value"}},
+            "Heart": {"missing": {"policy": "ignore"}},
+        },
+        "rankings": {
+            "DSC": {"tasks": {"Heart": withholding(1), "Brain": withholding(1)}}
+        },
+    }
+    findings = audit_findings(output)
+    assert [f.split(":")[0] for f in findings] == [
+        "Task Heart (DSC)",
+        "Task Brain (DSC)",
+    ]
+    assert "(ignore)" in findings[0]
+    assert "(worst_value)" in findings[1]
+    tables = report_tables(output)
+    assert tables["consensus"] == []
+    assert [r["task"] for r in tables["rankings"]] == [
+        "Heart",
+        "Heart",
+        "Brain",
+        "Brain",
+    ]
