@@ -11,13 +11,7 @@ are exposed for the registry's previews and for tests.
 
 from ._core import MissingResultsError
 from ._exact import NonFiniteResultError
-from ._validation import (
-    ResultsError,
-    RowError,
-    read_results,
-    read_table,
-    validate_results,
-)
+from ._validation import ResultsError, RowError, read_results, validate_results
 from .aggregate import aggregate_then_rank, case_ranks, rank_then_aggregate
 from .audit import audit_task, withheld_ranks
 from .bootstrap import (
@@ -77,7 +71,6 @@ __all__ = [
     "prepare_analysis",
     "rank_then_aggregate",
     "read_results",
-    "read_table",
     "run_analysis",
     "scheme_to_dict",
     "significance_map",

@@ -16,14 +16,12 @@ import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import pandas as pd
 from django.core.management.base import BaseCommand, CommandError
 
-from ranking import parse_scheme, read_results, read_table, run_analysis, scheme_to_dict
-
-if TYPE_CHECKING:
-    import pandas as pd
+from ranking import parse_scheme, read_results, run_analysis, scheme_to_dict
 
 NOT_REGISTERED = "not registered"
 
@@ -65,16 +63,11 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"{scheme_path}: {exc.strerror or exc}") from exc
         try:
-            # the analysis starts from the engine's own table (no pandas); the
-            # figures' frame (pandas) is read while it runs
+            frame = read_results(options["results"])
             analysis = AnalysisProcess(
-                read_table(options["results"]),
-                scheme,
-                bootstrap=options["bootstrap"],
-                seed=options["seed"],
+                frame, scheme, bootstrap=options["bootstrap"], seed=options["seed"]
             )
             try:
-                frame = read_results(options["results"])
                 drawn = _while_it_runs(frame, scheme, analysis)
                 output = analysis.output()
             finally:
@@ -105,14 +98,13 @@ class Command(BaseCommand):
 
 
 class AnalysisProcess:
-    """The engine's analysis of `frame` (a results table), run in a forked
-    process where the platform forks (here otherwise): :meth:`output` waits for
-    the output (JSON data) and raises the engine's error (ValueError) if it
-    failed."""
+    """The engine's analysis of `frame`, run in a forked process where the
+    platform forks (here otherwise): :meth:`output` waits for the output
+    (JSON data) and raises the engine's error (ValueError) if it failed."""
 
     def __init__(
         self,
-        frame: Any,
+        frame: pd.DataFrame,
         scheme: Any,
         *,
         bootstrap: int | None,
