@@ -7,7 +7,6 @@ import json
 import logging
 import random
 from collections.abc import Mapping
-from datetime import timedelta
 from typing import Any
 
 import pandas as pd
@@ -525,11 +524,3 @@ def _finish(
 
 class ReportError(ValueError):
     """The numbers are stored; drawing their report failed."""
-
-
-def resume_analyses(
-    *, stale_after: timedelta | None = None
-) -> run_state.WatchdogReport:
-    """The watchdog's pass over analysis runs (:func:`run_state.resume_runs`).
-    A chunked run keeps its finished chunks; only the others run again."""
-    return run_state.resume_runs(AnalysisRun, send_analysis, stale_after=stale_after)

@@ -443,28 +443,6 @@ def _store_one(
     return stored[number]
 
 
-def store_answer(
-    *,
-    challenge: Challenge,
-    number: int,
-    actor,
-    task: Task | None = None,
-    value: Any = None,
-    not_applicable: str | None = None,
-    expected_version: int | None = None,
-) -> Answer:
-    """`store_answers` for one answer (a value or a not-applicable reason)."""
-    return _store_one(
-        challenge=challenge,
-        actor=actor,
-        task=task,
-        number=number,
-        item=AnswerInput(value, not_applicable),
-        expected_version=expected_version,
-        scheme_prose=True,
-    )
-
-
 def answer_parameter(
     *,
     challenge: Challenge,

@@ -58,6 +58,11 @@ def dead_pid() -> int:
         pid -= 1
 
 
+def resume_analyses() -> run_state.WatchdogReport:
+    """The watchdog's pass over analysis runs, as `resume_jobs` makes it."""
+    return run_state.resume_runs(AnalysisRun, services.send_analysis)
+
+
 def reports_dir() -> Path:
     return Path(settings.MEDIA_ROOT) / "reports"
 
@@ -147,7 +152,7 @@ def test_a_run_over_its_wall_time_is_failed_with_the_limit(results, chair):
 def test_the_watchdog_fails_runs_over_their_wall_time(results, chair):
     old = timezone.now() - timedelta(seconds=settings.ANALYSIS_WALL_TIME_SECONDS + 5)
     run = running_run(results, chair, started=old)
-    report = services.resume_analyses()
+    report = resume_analyses()
     run.refresh_from_db()
     assert report.failed == [run.pk]
     assert run.status == "failed"
@@ -172,7 +177,7 @@ def test_the_watchdog_requeues_a_silent_run_and_it_finishes(
     stale = timezone.now() - timedelta(seconds=settings.JOBS_STALE_SECONDS + 1)
     run = running_run(results, chair, heartbeat=stale, progress=53)
     with django_capture_on_commit_callbacks(execute=True):
-        report = services.resume_analyses()
+        report = resume_analyses()
     run.refresh_from_db()
     assert (report.stale, report.queued) == ([run.pk], [run.pk])
     assert (run.status, run.attempt) == ("done", 2)
@@ -221,7 +226,7 @@ def test_starting_while_the_queue_is_down_answers_202_and_stays_queued(
         run_state.QUEUE_DOWN_NOTE,
     )
     # the watchdog tries again; still down: still queued, nothing doubled
-    assert services.resume_analyses().queued == [run.pk]
+    assert resume_analyses().queued == [run.pk]
     assert AnalysisRun.objects.filter(status="queued").count() == 1
 
 
