@@ -16,3 +16,15 @@ ANALYSIS_REPORT_FIGURES = False  # tests that check figures switch them on
 MEDIA_ROOT = Path(
     os.environ.get("TEST_MEDIA_ROOT") or tempfile.mkdtemp(prefix="registry-test-media-")
 )
+# SQLite: a file test database rather than Django's shared-cache in-memory one.
+# Shared-cache connections lock whole tables and fail at once ("database table
+# is locked") where a file database waits its busy timeout — the behaviour of
+# the demo, whose in-process job threads write while the page reads. Without
+# durability the file costs little (nothing survives the test run anyway).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(Path(tempfile.mkdtemp(prefix="registry-test-db-")) / "test.sqlite3")
+    }
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (  # noqa: F405
+        "PRAGMA synchronous=OFF; PRAGMA journal_mode=WAL;"
+    )
