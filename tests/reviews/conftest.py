@@ -96,6 +96,19 @@ def under_review(world):
     return world
 
 
+# A review through the review page's form: section 5 (assessment method) scored
+# with a comment, no parameter commented on.
+REVIEW_FORM = {
+    "recommendation": "major_revision",
+    "confidence": "4",
+    "comments": "Add a missing-data rule.",
+    "section_5_score": "2",
+    "section_5_comment": "The ranking is vague.",
+    "parameter_1": "",
+    "parameter_1_comment": "",
+}
+
+
 def review_payload(recommendation="major_revision", **extra):
     return {
         "recommendation": recommendation,
