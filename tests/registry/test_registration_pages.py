@@ -8,13 +8,12 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from analysis.models import ResultsVersion
 from registry.amendments import approve_amendment, propose_amendment
 from registry.lock import registered_changes_allowed
 from registry.models import Amendment, Registration
 from registry.parameters import OUTCOME_PARAMETERS
 from registry.registration import register_challenge
-from tests.factories import ChallengeFactory, UserFactory
+from tests.factories import ChallengeFactory, ResultsVersionFactory, UserFactory
 from tests.registry.helpers import proposal_with_scheme
 from tests.schemes import SIGNIFICANCE_SCHEME
 
@@ -199,16 +198,7 @@ def test_public_detail_shows_v2_changes_highlighted(
 
 
 def test_public_detail_shows_post_hoc_badge(client, registration, organizer, chair):
-    ResultsVersion.objects.create(
-        registration=registration,
-        number=1,
-        registration_version=registration.versions.get(),
-        content="task,case,algorithm,metric,value\n",
-        sha256="0" * 64,
-        original_name="results.csv",
-        row_count=0,
-        uploaded_by=organizer,
-    )
+    ResultsVersionFactory(registration=registration, uploaded_by=organizer)
     amend(registration, organizer, chair)
     body = client.get(detail()).content.decode()
     assert 'id="post-hoc-badge"' in body
