@@ -8,6 +8,7 @@
 # BENCH_WORKERS, BENCH_THREADS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/production_server.sh
 PY=.venv/bin/python
 PORT="${BENCH_PORT:-8766}"
 COUNT="${BENCH_COUNT:-10000}"
@@ -16,10 +17,9 @@ WORKERS="${BENCH_WORKERS:-$(( $(nproc) + 1 ))}"
 THREADS="${BENCH_THREADS:-8}"
 PLAN="$(mktemp /tmp/bench-registry-XXXX.json)"
 
-export DJANGO_SETTINGS_MODULE=config.settings.production
-export DATABASE_URL="$DB_URL" SECRET_KEY="bench-$(date +%s)-not-a-real-secret-xxxxxxxxxxxxxxxxxxxxxx"
-export ALLOWED_HOSTS=127.0.0.1,localhost,testserver SECURE_SSL_REDIRECT=false
-export SECURE_COOKIES=false LOG_LEVEL=WARNING
+production_settings "$DB_URL" bench
+# `prepare` signs in with Django's test client (host testserver, plain HTTP).
+export ALLOWED_HOSTS=127.0.0.1,localhost,testserver SECURE_COOKIES=false
 
 if [ -z "${BENCH_DATABASE_URL:-}" ]; then
   createdb -h 127.0.0.1 -U postgres registry_bench 2>/dev/null || true
@@ -36,15 +36,9 @@ fi
 $PY manage.py collectstatic --noinput -v0
 $PY scripts/bench_registry.py prepare "$PLAN"
 
-.venv/bin/gunicorn config.wsgi:application --bind "127.0.0.1:$PORT" \
-  --workers "$WORKERS" --worker-class gthread --threads "$THREADS" --preload \
-  --log-level warning &
-GUNICORN=$!
-trap 'kill "$GUNICORN" 2>/dev/null; wait "$GUNICORN" 2>/dev/null || true; rm -f "$PLAN"' EXIT
-for _ in $(seq 150); do
-  curl -sf -o /dev/null "http://127.0.0.1:$PORT/registry/" && break
-  sleep 0.2
-done
+start_gunicorn "$PORT" "$WORKERS" "$THREADS"
+trap 'stop_gunicorn; rm -f "$PLAN"' EXIT
+wait_until_served "http://127.0.0.1:$PORT/registry/" 150
 echo "gunicorn: $WORKERS workers x $THREADS threads; PostgreSQL ${DB_URL##*/}; $(nproc) CPUs"
 $PY scripts/bench_registry.py measure "$PLAN" --base "http://127.0.0.1:$PORT" \
   --repeat "${BENCH_REPEAT:-20}"

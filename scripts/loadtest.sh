@@ -6,6 +6,7 @@
 # LOADTEST_PORT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/production_server.sh
 PY=.venv/bin/python
 PORT="${LOADTEST_PORT:-8765}"
 DB_URL="${LOADTEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/registry_loadtest}"
@@ -14,9 +15,8 @@ DB_URL="${LOADTEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/registry_loa
 WORKERS="${LOADTEST_WORKERS:-$(( $(nproc) + 1 ))}"
 THREADS="${LOADTEST_THREADS:-8}"
 
-export DJANGO_SETTINGS_MODULE=config.settings.production
-export DATABASE_URL="$DB_URL" SECRET_KEY="loadtest-$(date +%s)-not-a-real-secret-xxxxxxxxxxxxxxxxxxxx"
-export ALLOWED_HOSTS=127.0.0.1,localhost SECURE_SSL_REDIRECT=false LOG_LEVEL=WARNING
+production_settings "$DB_URL" loadtest
+export ALLOWED_HOSTS=127.0.0.1,localhost
 
 db_name="${DB_URL##*/}"
 if [ -z "${LOADTEST_DATABASE_URL:-}" ]; then
@@ -27,15 +27,9 @@ $PY manage.py migrate --noinput -v0
 $PY manage.py load_demo >/dev/null
 $PY manage.py collectstatic --noinput -v0
 
-.venv/bin/gunicorn config.wsgi:application --bind "127.0.0.1:$PORT" \
-  --workers "$WORKERS" --worker-class gthread --threads "$THREADS" --preload \
-  --log-level warning &
-GUNICORN=$!
-trap 'kill "$GUNICORN" 2>/dev/null; wait "$GUNICORN" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-  curl -sf -o /dev/null "http://127.0.0.1:$PORT/" && break
-  sleep 0.2
-done
+start_gunicorn "$PORT" "$WORKERS" "$THREADS"
+trap stop_gunicorn EXIT
+wait_until_served "http://127.0.0.1:$PORT/" 100
 echo "gunicorn: $WORKERS workers x $THREADS threads, PostgreSQL $db_name, CONN_MAX_AGE=${CONN_MAX_AGE:-60}"
 $PY scripts/loadtest.py --base "http://127.0.0.1:$PORT" \
   --clients "${LOADTEST_CLIENTS:-50}" --seconds "${LOADTEST_SECONDS:-120}"

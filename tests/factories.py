@@ -4,6 +4,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from accounts.models import Profile
+from analysis.models import ResultsVersion
 from registry.models import Call, Challenge, Task
 
 
@@ -56,3 +57,22 @@ class TaskFactory(factory.django.DjangoModelFactory):
     challenge = factory.SubFactory(ChallengeFactory)
     name = factory.Sequence(lambda n: f"Task {n}")
     position = factory.Sequence(lambda n: n)
+
+
+class ResultsVersionFactory(factory.django.DjangoModelFactory):
+    """Results stored as they are (no upload, no check, no analysis); pass the
+    `registration`. By default: version 1 of an empty table (a header only),
+    uploaded by the challenge's owner under the registration's latest version."""
+
+    class Meta:
+        model = ResultsVersion
+
+    number = 1
+    registration_version = factory.LazyAttribute(
+        lambda v: v.registration.versions.order_by("number").last()
+    )
+    content = "task,case,algorithm,metric,value\n"
+    sha256 = "0" * 64
+    original_name = "results.csv"
+    row_count = factory.LazyAttribute(lambda v: v.content.count("\n") - 1)
+    uploaded_by = factory.LazyAttribute(lambda v: v.registration.challenge.owner)

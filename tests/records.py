@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import DatabaseError, connection, transaction
 
 
 def assert_orm_refuses_changes(record, error: type[Exception], **change) -> None:
@@ -19,3 +20,15 @@ def assert_orm_refuses_changes(record, error: type[Exception], **change) -> None
     for attempt in attempts:
         with pytest.raises(error):
             attempt()
+
+
+def assert_sql_refused(match: str, *statements: str) -> None:
+    """Each raw SQL statement, run in its own transaction, is refused by the
+    database (a trigger) with an error matching `match`."""
+    for statement in statements:
+        with (
+            pytest.raises(DatabaseError, match=match),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(statement)

@@ -26,19 +26,23 @@ SCHEME = scheme_to_dict(
 )
 
 
-def design(**overrides) -> RegisteredDesign:
-    task = RegisteredTask(
-        name="Liver",
+def task(name: str = "Liver", test_cases: int = 20) -> RegisteredTask:
+    """A task ranked by DSC with SCHEME, missing cases set to the worst value."""
+    return RegisteredTask(
+        name=name,
         metrics={"DSC": RegisteredMetric("DSC", True, 0, 0, 1)},
-        test_cases=20,
+        test_cases=test_cases,
         scheme=SCHEME,
         missing_handling="worst value",
     )
+
+
+def design(**overrides) -> RegisteredDesign:
     values = {
         "identifier": "miccai-2027-001",
         "version": 1,
         "sha256": "0" * 64,
-        "tasks": {"Liver": task},
+        "tasks": {"Liver": task()},
         "organizer_institutions": ("DKFZ",),
         "organizer_participation": "organizers may not participate",
         "submission_limit": 3,
@@ -267,14 +271,7 @@ def _targets_results(withhold: int = 0) -> pd.DataFrame:
 
 
 def _targets_design() -> RegisteredDesign:
-    task = RegisteredTask(
-        name="Mystery",
-        metrics={"DSC": RegisteredMetric("DSC", True, 0, 0, 1)},
-        test_cases=90,
-        scheme=SCHEME,
-        missing_handling="worst value",
-    )
-    return design(tasks={"Mystery": task})
+    return design(tasks={"Mystery": task("Mystery", test_cases=90)})
 
 
 def test_withholding_the_hardest_cases_of_one_target_is_suspected_there():

@@ -31,6 +31,7 @@ from reviews.models import Assignment
 from tests.browser.pagecheck import PageCheck, crawl
 from tests.factories import CallFactory, UserFactory
 from tests.registry.helpers import fill_proposal
+from tests.reviews.conftest import submit_review
 from tests.schemes import SIGNIFICANCE_SCHEME
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -219,6 +220,12 @@ def test_chair_journey_assignment_to_decision(browser, live_server, people):
         page.select_option("#id_assign-role", role)
         page.get_by_role("button", name="Assign reviewer", exact=True).click()
 
+    def send_decision(*, confirm):
+        page.check("#id_decision-decision_0")
+        if confirm:
+            page.check("#id_decision-confirm")
+        page.get_by_role("button", name="Send decision").click()
+
     assign("marco", "technical")
     page.wait_for_selector("tr[data-assignment=marco]")
     assign("camille", "technical")
@@ -239,25 +246,16 @@ def test_chair_journey_assignment_to_decision(browser, live_server, people):
     page.wait_for_selector("tr[data-assignment=anna]")
     checker.check(page, "assigned")
 
-    review_services.submit_review(
-        challenge=challenge,
-        actor=people["tech1"],
-        recommendation="accept",
-        confidence=4,
-        comments="Ready.",
-    )
+    submit_review(challenge, people["tech1"], "accept", comments="Ready.")
     page.reload()
     # One review of three: deciding needs a confirmation.
     assert "Only 1 of the 3 reviews" in page.locator("#decision-warnings").inner_text()
-    page.check("#id_decision-decision_0")
-    page.get_by_role("button", name="Send decision").click()
+    send_decision(confirm=False)
     page.wait_for_selector("#refused")
     checker.check(page, "decision-refused")
     challenge.refresh_from_db()
     assert challenge.status == "under_review"
-    page.check("#id_decision-decision_0")
-    page.check("#id_decision-confirm")
-    page.get_by_role("button", name="Send decision").click()
+    send_decision(confirm=True)
     page.wait_for_selector(".decision[data-decision=accept]")
     checker.check(page, "decided")
     challenge.refresh_from_db()

@@ -35,6 +35,13 @@ def comment(page, category, text):
     page.wait_for_selector(f"#feedback-thread li:has-text({text!r})")
 
 
+def thread_item(page, username, thread, index):
+    """The `index`-th comment of the thread as `username` sees it."""
+    sign_in(page, username)
+    page.goto(thread)
+    return page.locator("#feedback-thread > li").nth(index)
+
+
 def test_feedback_thread_answer_moderation_and_public_read(page):
     registration = registered_challenge()
     identifier = registration.identifier
@@ -52,17 +59,13 @@ def test_feedback_thread_answer_moderation_and_public_read(page):
     assert len(mail.outbox) == 2  # the organizer heard of both
 
     # the organizer answers the first comment publicly
-    sign_in(page, "olga")
-    page.goto(thread)
-    first = page.locator("#feedback-thread > li").nth(0)
+    first = thread_item(page, "olga", thread, 0)
     first.locator("textarea[name=text]").fill("Thanks, the label is fixed in data v2.")
     first.locator("button[type=submit]").click()
     page.wait_for_selector("[data-answer]")
 
     # a chair of the call hides the second comment with a reason
-    sign_in(page, "carla")
-    page.goto(thread)
-    second = page.locator("#feedback-thread > li").nth(1)
+    second = thread_item(page, "carla", thread, 1)
     second.locator("input[name=reason]").fill("Personal attack, not about the design.")
     second.locator("button:has-text('Hide')").click()
     page.wait_for_selector("[data-hidden=yes]")

@@ -6,12 +6,17 @@ import re
 
 import pytest
 
-from analysis.models import ResultsVersion
 from registry import services
 from registry.models import Registration
 from registry.schemes import set_task_scheme
 from tests.browser.helpers import sign_in
-from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
+from tests.factories import (
+    CallFactory,
+    ChallengeFactory,
+    ResultsVersionFactory,
+    TaskFactory,
+    UserFactory,
+)
 from tests.registry.helpers import fill_proposal
 from tests.schemes import msd_scheme
 
@@ -61,15 +66,9 @@ def register_and_amend(page, *, results_before_approval: bool):
     assert page.locator("[data-status=pending]").count() == 1
 
     if results_before_approval:
-        ResultsVersion.objects.create(
+        ResultsVersionFactory(
             registration=registration,
-            number=1,
-            registration_version=registration.versions.get(),
             content="task,case,algorithm,metric,value\nBrain,c1,A1,DSC,0.9\n",
-            sha256="0" * 64,
-            original_name="results.csv",
-            row_count=1,
-            uploaded_by=challenge.owner,
         )
 
     # the chair sees the field-level change and approves it

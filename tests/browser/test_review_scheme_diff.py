@@ -12,6 +12,7 @@ from reviews import services
 from tests.browser.test_review_cycle import sign_in
 from tests.factories import CallFactory, UserFactory
 from tests.registry.helpers import fill_proposal
+from tests.reviews.conftest import submit_review
 from tests.schemes import mean_scheme
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,13 +42,7 @@ def revision_with_a_new_scheme():
     services.assign_reviewer(
         challenge=challenge, reviewer=reviewer, role="technical", actor=chair
     )
-    services.submit_review(
-        challenge=challenge,
-        actor=reviewer,
-        recommendation="minor_revision",
-        confidence=4,
-        comments="Rank by the median.",
-    )
+    submit_review(challenge, reviewer, "minor_revision", comments="Rank by the median.")
     services.decide(
         challenge=challenge, actor=chair, decision="revision", letter="x", confirm=True
     )

@@ -27,6 +27,7 @@ from analysis.services import compute_output, results_frame
 from config.celery import app
 from tests.analysis.django.conftest import SCHEME, registration, results_csv
 from tests.faults.stack import PostgresCluster, RedisServer
+from tests.processes import stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS_DIR = os.environ.get("FAULTS_DIR")
@@ -148,15 +149,7 @@ class Workers:
         return "\n".join(log.read_text() for _, log in self.processes)
 
     def stop(self) -> None:
-        for process, _ in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process, _ in self.processes:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        stop_processes(process for process, _ in self.processes)
 
 
 @pytest.fixture

@@ -37,6 +37,15 @@ def post(api, user, registration, **body):
     return api.post(thread_url(registration), data, format="json")
 
 
+def page_url(registration):
+    return f"/registry/{registration.identifier}/feedback/"
+
+
+def post_on_page(client, registration, text: str):
+    """A comment on the design posted through the form of the thread's page."""
+    return client.post(page_url(registration), {"category": "design", "text": text})
+
+
 def items(api, registration):
     api.force_authenticate(None)
     response = api.get(thread_url(registration))
@@ -149,7 +158,7 @@ def test_chair_hides_with_a_reason_kept_in_the_audit_log(
     assert event.actor == chair
     assert [m.to for m in mail.outbox] == [[reader.email]]
     assert "Insulting, not about the design." in mail.outbox[0].body
-    page = api.get(f"/registry/{registration.identifier}/feedback/").content.decode()
+    page = api.get(page_url(registration)).content.decode()
     assert "Rude words" not in page
     assert "Insulting, not about the design." in page
 
@@ -167,32 +176,23 @@ def test_rate_limit_refuses_with_429(api, registration, reader):
 
 def test_user_text_is_escaped_on_the_page(client, registration, reader):
     client.force_login(reader)
-    response = client.post(
-        f"/registry/{registration.identifier}/feedback/",
-        {"category": "design", "text": "<script>alert(1)</script>"},
-    )
+    response = post_on_page(client, registration, "<script>alert(1)</script>")
     assert response.status_code == 302
     client.logout()
-    page = client.get(f"/registry/{registration.identifier}/feedback/").content.decode()
+    page = client.get(page_url(registration)).content.decode()
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_page_refuses_a_bad_comment_with_its_error(client, registration, reader):
     client.force_login(reader)
-    response = client.post(
-        f"/registry/{registration.identifier}/feedback/",
-        {"category": "design", "text": ""},
-    )
+    response = post_on_page(client, registration, "")
     assert response.status_code == 400
     assert 'data-error-for="text"' in response.content.decode()
 
 
 def test_anonymous_post_on_the_page_goes_to_sign_in(client, registration):
-    response = client.post(
-        f"/registry/{registration.identifier}/feedback/",
-        {"category": "design", "text": "x"},
-    )
+    response = post_on_page(client, registration, "x")
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]
     assert not Feedback.objects.exists()

@@ -37,21 +37,20 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _body(self) -> bytes:
-        return self.rfile.read(int(self.headers.get("Content-Length", 0)))
-
-    def _authorized(self) -> bool:
+    def _authorized_body(self) -> bytes | None:
+        """Records the request and reads its body; None (after answering 401) for
+        a request without the token."""
+        self.state.requests.append((self.command, self.path))
         if self.headers.get("Authorization") != f"Bearer {TOKEN}":
             self._reply(401, {"message": "The server could not verify your identity."})
-            return False
-        return True
+            return None
+        return self.rfile.read(int(self.headers.get("Content-Length", 0)))
 
     def do_POST(self):
-        state = self.state
-        state.requests.append(("POST", self.path))
-        if not self._authorized():
+        body = self._authorized_body()
+        if body is None:
             return
-        body = self._body()
+        state = self.state
         if self.path == "/api/deposit/depositions":
             with state.lock:
                 number = len(state.depositions) + 1
@@ -92,11 +91,10 @@ class Handler(BaseHTTPRequestHandler):
         self._reply(404, {"message": "Not found"})
 
     def do_PUT(self):
-        state = self.state
-        state.requests.append(("PUT", self.path))
-        if not self._authorized():
+        body = self._authorized_body()
+        if body is None:
             return
-        body = self._body()
+        state = self.state
         match = re.fullmatch(r"/api/files/bucket-(\d+)/([^/]+)", self.path)
         if match and int(match[1]) in state.depositions:
             state.depositions[int(match[1])]["files"][match[2]] = body

@@ -15,16 +15,13 @@ from ranking.significance import (
     pairwise_wilcoxon,
 )
 from ranking.simulate import msd_like
+from tests.schemes import msd_scheme
 
-SCHEME = {
-    "metric": "DSC",
-    "higher_is_better": True,
-    "missing": {"policy": "value", "value": 0},
-    "method": "test_then_rank",
-    "test": {"name": "wilcoxon", "alpha": 0.05, "p_adjust": "holm"},
-    "consensus": "mean_rank",
-    "uncertainty": {"bootstrap": 200, "seed": 3},
-}
+SCHEME = msd_scheme(
+    without=("ties", "targets"),
+    test={"name": "wilcoxon", "alpha": 0.05, "p_adjust": "holm"},
+    uncertainty={"bootstrap": 200, "seed": 3},
+)
 
 
 def _output(frame, scheme, workers):

@@ -64,45 +64,51 @@ def test_example_bad_file_gives_documented_message(
     assert _refusal(tmp_path, monkeypatch, capsys, content, SCHEME) == message
 
 
-def test_file_that_is_not_utf8_names_line_and_byte(tmp_path, monkeypatch, capsys):
-    data = b"task,case,algorithm,metric,value\nT,1,A,DSC,0.9\nT,1,B,DSC,\xe90.7\n"
-
-    message = _refusal(tmp_path, monkeypatch, capsys, data, SCHEME)
-
-    assert message == (
-        "results.csv: invalid results table: line 3: the file is not UTF-8 text "
-        "(found byte 0xe9); expected UTF-8: save it as 'CSV UTF-8' (in a "
-        "spreadsheet: Save as > CSV UTF-8)"
-    )
+RESULTS = "task,case,algorithm,metric,value\nT,1,A,DSC,0.9\nT,1,B,DSC,0.7\n"
 
 
-def test_scheme_typo_names_file_field_and_likely_value(tmp_path, monkeypatch, capsys):
-    scheme = {**SCHEME, "method": "agregate_then_rank"}
-    results = "task,case,algorithm,metric,value\nT,1,A,DSC,0.9\nT,1,B,DSC,0.7\n"
+@pytest.mark.parametrize(
+    ("results", "scheme", "message"),
+    [
+        pytest.param(
+            b"task,case,algorithm,metric,value\nT,1,A,DSC,0.9\nT,1,B,DSC,\xe90.7\n",
+            SCHEME,
+            "results.csv: invalid results table: line 3: the file is not UTF-8 text "
+            "(found byte 0xe9); expected UTF-8: save it as 'CSV UTF-8' (in a "
+            "spreadsheet: Save as > CSV UTF-8)",
+            id="file not UTF-8: names line and byte",
+        ),
+        pytest.param(
+            RESULTS,
+            {**SCHEME, "method": "agregate_then_rank"},
+            "scheme.json: scheme field method: must be one of 'aggregate_then_rank', "
+            "'rank_then_aggregate', 'test_then_rank', got 'agregate_then_rank'; did "
+            "you mean 'aggregate_then_rank'?",
+            id="scheme typo: names file, field and likely value",
+        ),
+    ],
+)
+def test_refusal_message(tmp_path, monkeypatch, capsys, results, scheme, message):
+    assert _refusal(tmp_path, monkeypatch, capsys, results, scheme) == message
 
-    message = _refusal(tmp_path, monkeypatch, capsys, results, scheme)
 
-    assert message == (
-        "scheme.json: scheme field method: must be one of 'aggregate_then_rank', "
-        "'rank_then_aggregate', 'test_then_rank', got 'agregate_then_rank'; did "
-        "you mean 'aggregate_then_rank'?"
-    )
-
-
-def test_scheme_that_is_not_json_names_position(tmp_path, monkeypatch, capsys):
-    results = "task,case,algorithm,metric,value\nT,1,A,DSC,0.9\nT,1,B,DSC,0.7\n"
-
-    message = _refusal(tmp_path, monkeypatch, capsys, results, '{"metric": "DSC",}')
-
-    assert message.startswith(
-        "scheme.json: not valid JSON: Expecting property name enclosed in double "
-        "quotes at line 1, column 18; expected a ranking scheme object"
-    )
-
-
-def test_blank_lines_keep_the_file_line_numbers(tmp_path, monkeypatch, capsys):
-    results = "task,case,algorithm,metric,value\n\nT,1,A,DSC,0.9\n\nT,1,B,DSC,x\n"
-
-    message = _refusal(tmp_path, monkeypatch, capsys, results, SCHEME)
-
-    assert message.startswith("results.csv: invalid results table: line 5: value 'x'")
+@pytest.mark.parametrize(
+    ("results", "scheme", "start"),
+    [
+        pytest.param(
+            RESULTS,
+            '{"metric": "DSC",}',
+            "scheme.json: not valid JSON: Expecting property name enclosed in double "
+            "quotes at line 1, column 18; expected a ranking scheme object",
+            id="scheme not JSON: names the position",
+        ),
+        pytest.param(
+            "task,case,algorithm,metric,value\n\nT,1,A,DSC,0.9\n\nT,1,B,DSC,x\n",
+            SCHEME,
+            "results.csv: invalid results table: line 5: value 'x'",
+            id="blank lines keep the file's line numbers",
+        ),
+    ],
+)
+def test_refusal_message_begins(tmp_path, monkeypatch, capsys, results, scheme, start):
+    assert _refusal(tmp_path, monkeypatch, capsys, results, scheme).startswith(start)

@@ -25,30 +25,43 @@ def test_validate_results_accepts_clean_table_with_extras():
     assert list(clean["line"]) == [2, 3]
 
 
-def test_validate_results_missing_column_is_named():
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        pytest.param(
+            "task,case,algorithm,value\nT,1,A,0.5\n",
+            "line 1: missing required column 'metric'; the header has 'task', "
+            "'case', 'algorithm', 'value'; expected at least "
+            "'task,case,algorithm,metric,value'",
+            id="missing column",
+        ),
+        # one problem, reported once, naming both lines
+        pytest.param(
+            HEADER + "T,1,A,DSC,0.5\nT,1,B,DSC,0.6\nT,1,A,DSC,0.7\n",
+            "line 2: the same result (task='T', case='1', algorithm='A', "
+            "metric='DSC') is on lines 2 and 4; expected one row per (task, target, "
+            "case, algorithm, metric): keep one, or tell the rows apart (a 'target' "
+            "column for sub-tasks)",
+            id="duplicate result",
+        ),
+        pytest.param(
+            HEADER + "T1,1,A,DSC,0.5\nT1,1,B,DSC,0.6\nT2,1,A,DSC,0.7\n",
+            "task 'T2': algorithm 'B' has no row at all (it has rows in 'T1'); "
+            "expected every algorithm in every task: add its rows with empty values "
+            "to mark its results missing, or check the spelling of its name",
+            id="algorithm absent from a task",
+        ),
+    ],
+)
+def test_validate_results_names_the_one_problem(text, problem):
     with pytest.raises(ResultsError) as info:
-        validate_results(_read("task,case,algorithm,value\nT,1,A,0.5\n"))
-    assert [str(e) for e in info.value.errors] == [
-        "line 1: missing required column 'metric'; the header has 'task', 'case', "
-        "'algorithm', 'value'; expected at least 'task,case,algorithm,metric,value'"
-    ]
+        validate_results(_read(text))
+    assert [str(e) for e in info.value.errors] == [problem]
 
 
 def test_validate_results_unknown_column_is_named():
     with pytest.raises(ResultsError, match="unknown column 'score'"):
         validate_results(_read("task,case,algorithm,metric,value,score\nT,1,A,D,1,2\n"))
-
-
-def test_validate_results_duplicates_name_both_lines():
-    text = HEADER + "T,1,A,DSC,0.5\nT,1,B,DSC,0.6\nT,1,A,DSC,0.7\n"
-    with pytest.raises(ResultsError) as info:
-        validate_results(_read(text))
-    # one problem, reported once, naming both lines
-    assert [str(e) for e in info.value.errors] == [
-        "line 2: the same result (task='T', case='1', algorithm='A', metric='DSC') "
-        "is on lines 2 and 4; expected one row per (task, target, case, algorithm, "
-        "metric): keep one, or tell the rows apart (a 'target' column for sub-tasks)"
-    ]
 
 
 def test_validate_results_non_numeric_value_names_line():
@@ -67,17 +80,6 @@ def test_validate_results_non_numeric_value_names_line():
 def test_validate_results_nan_token_is_missing():
     clean = validate_results(_read(HEADER + "T,1,A,DSC,NaN\nT,1,B,DSC,1\n"))
     assert clean["value"].isna().tolist() == [True, False]
-
-
-def test_validate_results_algorithm_absent_from_task_is_error():
-    text = HEADER + "T1,1,A,DSC,0.5\nT1,1,B,DSC,0.6\nT2,1,A,DSC,0.7\n"
-    with pytest.raises(ResultsError) as info:
-        validate_results(_read(text))
-    assert [str(e) for e in info.value.errors] == [
-        "task 'T2': algorithm 'B' has no row at all (it has rows in 'T1'); expected "
-        "every algorithm in every task: add its rows with empty values to mark its "
-        "results missing, or check the spelling of its name"
-    ]
 
 
 def test_validate_results_empty_identifier_names_line():

@@ -2,6 +2,8 @@
 
 from registry import services
 from registry.parameters import PARAMETERS
+from registry.schemes import set_task_scheme
+from tests.factories import ChallengeFactory, TaskFactory
 
 
 def fill_proposal(challenge, actor, *, skip=frozenset()):
@@ -21,3 +23,13 @@ def fill_proposal(challenge, actor, *, skip=frozenset()):
                 and p.number != services.NAME_PARAMETER
             },
         )
+
+
+def proposal_with_scheme(call, owner, scheme, *, skip=frozenset()):
+    """A draft "Decathlon" with one task "Brain": every parameter answered with
+    its example (but those in `skip`), the task ranked by `scheme`."""
+    challenge = ChallengeFactory(call=call, owner=owner, name="Decathlon")
+    task = TaskFactory(challenge=challenge, name="Brain")
+    fill_proposal(challenge, owner, skip=skip)
+    set_task_scheme(task=task, scheme=scheme, actor=owner)
+    return challenge

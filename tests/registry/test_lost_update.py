@@ -33,25 +33,25 @@ def stored(challenge, number):
     return Answer.objects.get(challenge=challenge, task=None, number=number)
 
 
+def save_section(challenge, editor, values: dict[int, str], seen: dict[int, int]):
+    """`editor` saves a section with `values` from a page that showed the answer
+    versions `seen`."""
+    return services.answer_section(
+        challenge=challenge,
+        actor=editor,
+        answers={number: AnswerInput(value=v) for number, v in values.items()},
+        seen_versions=seen,
+    )
+
+
 def test_a_section_saved_from_a_stale_copy_is_refused_with_the_change(
     proposal, organizer, colleague
 ):
     seen = {1: 1, 2: 0}  # what both editors were shown
-    services.answer_section(
-        challenge=proposal,
-        actor=colleague,
-        answers={2: AnswerInput(value="https://carla.example.org")},
-        seen_versions=seen,
-    )
+    save_section(proposal, colleague, {2: "https://carla.example.org"}, seen)
     with pytest.raises(StaleEditError) as refused:
-        services.answer_section(
-            challenge=proposal,
-            actor=organizer,
-            answers={
-                1: AnswerInput(value="Decathlon"),
-                2: AnswerInput(value="https://olga.example.org"),
-            },
-            seen_versions=seen,
+        save_section(
+            proposal, organizer, {1: "Decathlon", 2: "https://olga.example.org"}, seen
         )
     (change,) = refused.value.changes
     assert (change.what, change.by, change.now) == (
@@ -68,21 +68,10 @@ def test_a_save_touches_only_the_fields_it_changed(proposal, organizer, colleagu
         challenge=proposal, number=2, value="https://a.example.org", actor=organizer
     )
     seen = {1: 1, 2: 1, 5: 0}
-    services.answer_section(
-        challenge=proposal,
-        actor=colleague,
-        answers={5: AnswerInput(value="Venue B")},
-        seen_versions=seen,
-    )
+    save_section(proposal, colleague, {5: "Venue B"}, seen)
     # Olga's page still shows the old venue field empty; she edits the website only
-    services.answer_section(
-        challenge=proposal,
-        actor=organizer,
-        answers={
-            1: AnswerInput(value="Decathlon"),
-            2: AnswerInput(value="https://b.example.org"),
-        },
-        seen_versions=seen,
+    save_section(
+        proposal, organizer, {1: "Decathlon", 2: "https://b.example.org"}, seen
     )
     assert stored(proposal, 2).value == "https://b.example.org"
     assert (stored(proposal, 5).value, stored(proposal, 5).updated_by) == (

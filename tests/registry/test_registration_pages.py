@@ -8,15 +8,13 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from analysis.models import ResultsVersion
 from registry.amendments import approve_amendment, propose_amendment
 from registry.lock import registered_changes_allowed
 from registry.models import Amendment, Registration
 from registry.parameters import OUTCOME_PARAMETERS
 from registry.registration import register_challenge
-from registry.schemes import set_task_scheme
-from tests.factories import ChallengeFactory, TaskFactory, UserFactory
-from tests.registry.helpers import fill_proposal
+from tests.factories import ChallengeFactory, ResultsVersionFactory, UserFactory
+from tests.registry.helpers import proposal_with_scheme
 from tests.schemes import SIGNIFICANCE_SCHEME
 
 pytestmark = pytest.mark.django_db
@@ -28,10 +26,7 @@ QUERIES = 5  # calls and metrics (form choices), count, page, published outcomes
 
 @pytest.fixture
 def accepted(call, organizer):
-    challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
-    task = TaskFactory(challenge=challenge, name="Brain")
-    fill_proposal(challenge, organizer)
-    set_task_scheme(task=task, scheme=SCHEME, actor=organizer)
+    challenge = proposal_with_scheme(call, organizer, SCHEME)
     challenge.status = "accepted"
     challenge.save()
     return challenge
@@ -203,16 +198,7 @@ def test_public_detail_shows_v2_changes_highlighted(
 
 
 def test_public_detail_shows_post_hoc_badge(client, registration, organizer, chair):
-    ResultsVersion.objects.create(
-        registration=registration,
-        number=1,
-        registration_version=registration.versions.get(),
-        content="task,case,algorithm,metric,value\n",
-        sha256="0" * 64,
-        original_name="results.csv",
-        row_count=0,
-        uploaded_by=organizer,
-    )
+    ResultsVersionFactory(registration=registration, uploaded_by=organizer)
     amend(registration, organizer, chair)
     body = client.get(detail()).content.decode()
     assert 'id="post-hoc-badge"' in body
@@ -346,6 +332,14 @@ def post_amendment(client, fields: dict[str, str]):
     return client.post(url, {**amendment_form_data(client, url), **fields})
 
 
+def proposed_amendment(client, fields: dict[str, str]) -> Amendment:
+    """The amendment the propose page stores from its form with `fields` changed
+    (the page must accept it and redirect)."""
+    response = post_amendment(client, fields)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return Amendment.objects.get()
+
+
 @pytest.mark.parametrize(
     ("fields", "reason"),
     [
@@ -372,7 +366,7 @@ def test_amendment_scheme_change_through_page_then_chair_approves(
 ):
     client.force_login(organizer)
     task = registration.challenge.tasks.get()
-    response = post_amendment(
+    amendment = proposed_amendment(
         client,
         {
             "justification": "Holm over all pairs.",
@@ -380,8 +374,6 @@ def test_amendment_scheme_change_through_page_then_chair_approves(
             f"scheme-{task.pk}-test_p_adjust": "holm",
         },
     )
-    assert response.status_code == 302, response.content.decode()[:3000]
-    amendment = Amendment.objects.get()
     before = registration.challenge.tasks.get().scheme
     expected = {**before, "test": {**before["test"], "p_adjust": "holm"}}
     assert amendment.changes == {"tasks": {"Brain": {"scheme": expected}}}
@@ -404,8 +396,7 @@ def test_amendment_scheme_change_through_page_then_chair_approves(
 def test_amendment_parameter_change_and_reject(client, registration, organizer, chair):
     client.force_login(organizer)
     fields = {"justification": "Clarify.", "c-challenge-organization-p05": "New text"}
-    assert post_amendment(client, fields).status_code == 302
-    amendment = Amendment.objects.get()
+    amendment = proposed_amendment(client, fields)
     assert amendment.changes == {"challenge": {"5": "New text"}}
     client.force_login(chair)
     decide = reverse("registry:decide-amendment", args=[IDENTIFIER, amendment.pk])
@@ -423,10 +414,7 @@ OUTCOME = frozenset(p.number for p in OUTCOME_PARAMETERS)
 @pytest.fixture
 def before_outcome(call, organizer, chair):
     """A registration made before the challenge ran: no outcome answers yet."""
-    challenge = ChallengeFactory(call=call, owner=organizer, name="Decathlon")
-    task = TaskFactory(challenge=challenge, name="Brain")
-    fill_proposal(challenge, organizer, skip=OUTCOME)
-    set_task_scheme(task=task, scheme=SCHEME, actor=organizer)
+    challenge = proposal_with_scheme(call, organizer, SCHEME, skip=OUTCOME)
     challenge.status = "accepted"
     challenge.save()
     return register_challenge(challenge=challenge, actor=chair)

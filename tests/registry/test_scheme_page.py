@@ -11,7 +11,7 @@ from registry.forms.scheme import SchemeForm
 from registry.models import Answer
 from registry.schemes import registered_metrics, set_task_scheme
 from tests.factories import UserFactory
-from tests.schemes import mean_scheme
+from tests.schemes import mean_scheme, msd_scheme
 
 pytestmark = pytest.mark.django_db
 
@@ -42,20 +42,17 @@ SCHEMES = [
         "consensus": "mean_average_rank",
         "uncertainty": {"bootstrap": 0, "rank_ci": [], "alpha": 0.1},
     },
-    {
-        "metric": ["DSC", "NSD"],
-        "higher_is_better": True,
-        "missing": {"policy": "value", "value": 0},
-        "method": "test_then_rank",
-        "test": {"name": "wilcoxon", "alpha": 0.01, "p_adjust": "holm"},
-        "ties": "max",
-        "consensus": "mean_rank",
-        "uncertainty": {
+    msd_scheme(
+        without=("targets",),
+        metric=["DSC", "NSD"],
+        test={"name": "wilcoxon", "alpha": 0.01, "p_adjust": "holm"},
+        ties="max",
+        uncertainty={
             "bootstrap": 1000,
             "seed": 1,
             "rank_ci": ["bootstrap", "id_wilcoxon_one_sided"],
         },
-    },
+    ),
     {
         **BASE,
         "missing": {"policy": "ignore"},

@@ -20,6 +20,26 @@ def client_for(user=None) -> APIClient:
     return client
 
 
+def get_from_challenge(world, user, path: str = ""):
+    """`user` reads the API of `world.challenge` below ``/api/v1/challenges/<pk>/``
+    (e.g. `path` "reviews/")."""
+    return client_for(user).get(f"/api/v1/challenges/{world.challenge.pk}/{path}")
+
+
+def post_to_challenge(world, user, path: str, data: dict):
+    """`user` posts `data` as JSON to the API of `world.challenge` below
+    ``/api/v1/challenges/<pk>/`` (e.g. `path` "reviews/")."""
+    return client_for(user).post(
+        f"/api/v1/challenges/{world.challenge.pk}/{path}", data, format="json"
+    )
+
+
+def assert_conflict(response, detail: str) -> None:
+    """The API refused with 409 Conflict and said `detail` in its reason."""
+    assert response.status_code == 409
+    assert detail in response.json()["detail"]
+
+
 def submitted_proposal(owner, call, *, name="Decathlon", tasks=("Brain",)):
     challenge = registry_services.create_challenge(owner=owner, call=call, name=name)
     for task in tasks:
@@ -71,11 +91,22 @@ def under_review(world):
         (world.tech2, "technical"),
         (world.clinical, "clinical"),
     ):
-        services.assign_reviewer(
-            challenge=world.challenge, reviewer=reviewer, role=role, actor=world.chair
-        )
+        assign_reviewer(world, reviewer, role)
     world.challenge.refresh_from_db()
     return world
+
+
+# A review through the review page's form: section 5 (assessment method) scored
+# with a comment, no parameter commented on.
+REVIEW_FORM = {
+    "recommendation": "major_revision",
+    "confidence": "4",
+    "comments": "Add a missing-data rule.",
+    "section_5_score": "2",
+    "section_5_comment": "The ranking is vague.",
+    "parameter_1": "",
+    "parameter_1_comment": "",
+}
 
 
 def review_payload(recommendation="major_revision", **extra):
@@ -85,6 +116,26 @@ def review_payload(recommendation="major_revision", **extra):
         "comments": "Clear design; the ranking needs a missing-data rule.",
         **extra,
     }
+
+
+def assign_reviewer(world, reviewer, role: str = "technical", **options):
+    """The chair of `world` assigns `reviewer` to `world.challenge` through the
+    service (`options`: e.g. `due`)."""
+    return services.assign_reviewer(
+        challenge=world.challenge,
+        reviewer=reviewer,
+        role=role,
+        actor=world.chair,
+        **options,
+    )
+
+
+def submit_review(challenge, reviewer, recommendation="major_revision", **fields):
+    """`reviewer` reviews `challenge` through the service: `review_payload` with
+    `fields` replaced or added."""
+    return services.submit_review(
+        challenge=challenge, actor=reviewer, **review_payload(recommendation, **fields)
+    )
 
 
 def decide_revision(world, letter: str = "Fix."):

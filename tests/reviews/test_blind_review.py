@@ -4,7 +4,13 @@ import pytest
 
 from registry.models import StatusChange
 from reviews import services
-from tests.reviews.conftest import client_for, decide_revision
+from tests.reviews.conftest import (
+    assert_conflict,
+    client_for,
+    decide_revision,
+    get_from_challenge,
+    post_to_challenge,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +28,7 @@ def review(world, user, **extra):
 
 
 def reviews_seen_by(world, user):
-    response = client_for(user).get(f"/api/v1/challenges/{world.challenge.pk}/reviews/")
+    response = get_from_challenge(world, user, "reviews/")
     assert response.status_code == 200
     return response.json()
 
@@ -51,9 +57,7 @@ def test_organizer_sees_reviews_only_after_decision_without_identities(under_rev
         review(under_review, user)
     assert reviews_seen_by(under_review, under_review.organizer) == []
     decide_revision(under_review, "Please revise.")
-    response = client_for(under_review.organizer).get(
-        f"/api/v1/challenges/{under_review.challenge.pk}/reviews/"
-    )
+    response = get_from_challenge(under_review, under_review.organizer, "reviews/")
     seen = response.json()
     assert [r["reviewer"] for r in seen] == ["Reviewer 1", "Reviewer 2", "Reviewer 3"]
     body = response.content.decode()
@@ -70,26 +74,19 @@ def test_chair_sees_identities_and_confidential_comments(under_review):
 
 
 def test_organizer_cannot_list_assignments(under_review):
-    response = client_for(under_review.organizer).get(
-        f"/api/v1/challenges/{under_review.challenge.pk}/assignments/"
-    )
+    response = get_from_challenge(under_review, under_review.organizer, "assignments/")
     assert response.status_code == 403
 
 
 def test_reviewer_lists_only_own_assignment(under_review):
-    response = client_for(under_review.tech2).get(
-        f"/api/v1/challenges/{under_review.challenge.pk}/assignments/"
-    )
+    response = get_from_challenge(under_review, under_review.tech2, "assignments/")
     assert [a["reviewer"] for a in response.json()["assignments"]] == ["tom"]
 
 
 def test_chair_sees_progress_against_call_minimums(under_review):
     review(under_review, under_review.tech1)
-    data = (
-        client_for(under_review.chair)
-        .get(f"/api/v1/challenges/{under_review.challenge.pk}/assignments/")
-        .json()
-    )
+    response = get_from_challenge(under_review, under_review.chair, "assignments/")
+    data = response.json()
     assert data["progress"]["roles"] == {
         "technical": {"assigned": 2, "reviewed": 1, "minimum": 2},
         "clinical": {"assigned": 1, "reviewed": 0, "minimum": 1},
@@ -99,12 +96,8 @@ def test_chair_sees_progress_against_call_minimums(under_review):
 
 def test_draft_letter_is_anonymised(under_review):
     review(under_review, under_review.tech1)
-    data = (
-        client_for(under_review.chair)
-        .get(f"/api/v1/challenges/{under_review.challenge.pk}/decision/")
-        .json()
-    )
-    letter = data["draft_letter"]
+    response = get_from_challenge(under_review, under_review.chair, "decision/")
+    letter = response.json()["draft_letter"]
     assert "Reviewer 1 (technical reviewer): Minor revision" in letter
     assert "Comments by tina." in letter
     assert "Secret of tina." not in letter
@@ -119,12 +112,10 @@ def test_history_shows_reviewers_as_labels_to_organizers(under_review):
         actor=under_review.tech2,
         note="",
     )
-    organizer_view = client_for(under_review.organizer).get(
-        f"/api/v1/challenges/{under_review.challenge.pk}/history/"
+    organizer_view = get_from_challenge(
+        under_review, under_review.organizer, "history/"
     )
-    chair_view = client_for(under_review.chair).get(
-        f"/api/v1/challenges/{under_review.challenge.pk}/history/"
-    )
+    chair_view = get_from_challenge(under_review, under_review.chair, "history/")
     assert [h["who"] for h in organizer_view.json()] == ["olga", "chair", "Reviewer 2"]
     assert [h["who"] for h in chair_view.json()] == ["olga", "chair", "tom"]
 
@@ -195,13 +186,9 @@ def test_review_with_sections_parameters_and_clinical_relevance_is_stored(under_
 
 def test_second_review_of_same_revision_is_a_conflict(under_review):
     review(under_review, under_review.tech1)
-    response = client_for(under_review.tech1).post(
-        f"/api/v1/challenges/{under_review.challenge.pk}/reviews/",
-        {"recommendation": "accept", "confidence": 3, "comments": "Again."},
-        format="json",
-    )
-    assert response.status_code == 409
-    assert "already reviewed revision 1" in response.json()["detail"]
+    again = {"recommendation": "accept", "confidence": 3, "comments": "Again."}
+    response = post_to_challenge(under_review, under_review.tech1, "reviews/", again)
+    assert_conflict(response, "already reviewed revision 1")
 
 
 def test_decision_on_decided_proposal_is_a_conflict(under_review):
@@ -209,6 +196,4 @@ def test_decision_on_decided_proposal_is_a_conflict(under_review):
     chair = client_for(under_review.chair)
     body = {"decision": "reject", "letter": "No.", "confirm": True}
     assert chair.post(url, body, format="json").status_code == 201
-    response = chair.post(url, body, format="json")
-    assert response.status_code == 409
-    assert "rejected" in response.json()["detail"]
+    assert_conflict(chair.post(url, body, format="json"), "rejected")

@@ -5,9 +5,8 @@ import pytest
 from django.urls import reverse
 
 from audit.models import AuditEvent
-from reviews import services
 from reviews.models import Assignment, Decision
-from tests.reviews.conftest import client_for, review_payload
+from tests.reviews.conftest import assign_reviewer, client_for, review_payload
 
 pytestmark = pytest.mark.django_db
 
@@ -135,12 +134,7 @@ def test_decision_on_one_review_of_three_needs_confirmation(under_review):
 
 
 def test_missing_clinical_reviewer_is_a_warning(world):
-    services.assign_reviewer(
-        challenge=world.challenge,
-        reviewer=world.tech1,
-        role="technical",
-        actor=world.chair,
-    )
+    assign_reviewer(world, world.tech1)
     from reviews.selectors import decision_warnings
 
     assert "No clinical reviewer is assigned to this proposal." in decision_warnings(

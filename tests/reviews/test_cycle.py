@@ -7,7 +7,12 @@ from registry import services as registry_services
 from reviews import services
 from reviews.models import ProposalVersion
 from tests.registry.helpers import fill_proposal
-from tests.reviews.conftest import client_for, decide_revision, review_payload
+from tests.reviews.conftest import (
+    client_for,
+    decide_revision,
+    review_payload,
+    submit_review,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -45,11 +50,8 @@ def test_review_cycle_from_submission_to_acceptance(
         assert response.status_code == 201, response.json()
 
     # Major revision.
-    response = chair.post(
-        f"{challenge_url}/decision/",
-        {"decision": "revision", "letter": "Please add a missing-data rule."},
-        format="json",
-    )
+    revision = {"decision": "revision", "letter": "Please add a missing-data rule."}
+    response = chair.post(f"{challenge_url}/decision/", revision, format="json")
     assert response.status_code == 201
     assert organizer.get(f"{challenge_url}/").json()["status"] == "revision_requested"
 
@@ -91,11 +93,8 @@ def test_review_cycle_from_submission_to_acceptance(
         assert response.status_code == 201, response.json()
         assert response.json()["revision"] == 2
 
-    response = chair.post(
-        f"{challenge_url}/decision/",
-        {"decision": "accept", "letter": "Accepted, congratulations."},
-        format="json",
-    )
+    accept = {"decision": "accept", "letter": "Accepted, congratulations."}
+    response = chair.post(f"{challenge_url}/decision/", accept, format="json")
     assert response.status_code == 201
     assert organizer.get(f"{challenge_url}/").json()["status"] == "accepted"
 
@@ -115,13 +114,7 @@ def test_review_cycle_from_submission_to_acceptance(
 def test_diff_defaults_to_the_latest_two_revisions(under_review):
     challenge = under_review.challenge
     for user in (under_review.tech1, under_review.tech2):
-        services.submit_review(
-            challenge=challenge,
-            actor=user,
-            recommendation="minor_revision",
-            confidence=3,
-            comments="ok",
-        )
+        submit_review(challenge, user, "minor_revision", confidence=3, comments="ok")
     decide_revision(under_review, "x")
     registry_services.add_task(
         challenge=challenge, name="Liver", actor=under_review.organizer

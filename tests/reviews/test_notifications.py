@@ -10,7 +10,7 @@ from django.utils import timezone
 from reviews import services
 from reviews.models import Assignment
 from tests.factories import UserFactory
-from tests.reviews.conftest import decide_revision
+from tests.reviews.conftest import assign_reviewer, decide_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -32,13 +32,7 @@ def review(world, user):
 
 def test_assignment_mails_the_reviewer_with_the_due_date(world, on_commit):
     with on_commit():
-        services.assign_reviewer(
-            challenge=world.challenge,
-            reviewer=world.tech1,
-            role="technical",
-            actor=world.chair,
-            due=dt.date(2027, 5, 1),
-        )
+        assign_reviewer(world, world.tech1, due=dt.date(2027, 5, 1))
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["tina@example.org"]
@@ -49,12 +43,7 @@ def test_assignment_mails_the_reviewer_with_the_due_date(world, on_commit):
 
 def test_refused_assignment_sends_nothing(world, on_commit):
     with on_commit(), pytest.raises(services.ReviewConflictError):
-        services.assign_reviewer(
-            challenge=world.challenge,
-            reviewer=world.organizer,
-            role="technical",
-            actor=world.chair,
-        )
+        assign_reviewer(world, world.organizer)
     assert mail.outbox == []
 
 

@@ -8,16 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from reviews.models import Assignment
+from tests.reviews.conftest import REVIEW_FORM
 from tests.reviews.test_permissions_matrix import user_for
 
 pytestmark = pytest.mark.django_db
-
-REVIEW_FORM = {
-    "recommendation": "accept",
-    "confidence": "3",
-    "comments": "Fine.",
-    "clinical_relevance": "4",
-}
 
 PAGES = {
     "call": ("get", "reviews:call", "call", None),
@@ -39,7 +33,12 @@ PAGES = {
         },
     ),
     "review": ("get", "reviews:review", "challenge", None),
-    "review_post": ("post", "reviews:review", "challenge", REVIEW_FORM),
+    "review_post": (
+        "post",
+        "reviews:review",
+        "challenge",
+        {**REVIEW_FORM, "clinical_relevance": "4"},
+    ),
     "resubmit": ("get", "reviews:resubmit", "challenge", None),
     "decline": ("post", "reviews:decline", "assignment", {"reason": "Busy."}),
     "mine": ("get", "reviews:mine", None, None),

@@ -14,24 +14,28 @@ from reviews import services
 from reviews.enums import AssignmentStatus
 from reviews.models import Assignment, Review
 from tests.factories import UserFactory
-from tests.reviews.conftest import decide_revision
+from tests.reviews.conftest import REVIEW_FORM, decide_revision
 
 pytestmark = pytest.mark.django_db
-
-REVIEW_FORM = {
-    "recommendation": "major_revision",
-    "confidence": "4",
-    "comments": "Add a missing-data rule.",
-    "section_5_score": "2",
-    "section_5_comment": "The ranking is vague.",
-    "parameter_1": "",
-    "parameter_1_comment": "",
-}
 
 
 def signed_in(client, user):
     client.force_login(user)
     return client
+
+
+def page_html(client, user, name: str, *args) -> str:
+    """The page `name` (with URL arguments `args`) as `user` sees it; it must be
+    served (200)."""
+    response = signed_in(client, user).get(reverse(name, args=args))
+    assert response.status_code == 200
+    return response.text
+
+
+def form(prefix: str, **fields: str) -> dict[str, str]:
+    """The POST data of a form rendered with `prefix`: field `name` is sent as
+    "<prefix>-<name>"."""
+    return {f"{prefix}-{name}": value for name, value in fields.items()}
 
 
 CODE_NAMES = {"tina": "alpha", "tom": "beta", "clara": "gamma"}
@@ -78,11 +82,7 @@ def revise_and_resubmit(world):
 
 def test_call_overview_lists_submissions_with_progress(client, under_review):
     review(under_review, under_review.tech1)
-    response = signed_in(client, under_review.chair).get(
-        reverse("reviews:call", args=[under_review.call.pk])
-    )
-    assert response.status_code == 200
-    html = response.text
+    html = page_html(client, under_review.chair, "reviews:call", under_review.call.pk)
     assert under_review.challenge.name in html
     assert 'data-status="under_review"' in html
     assert 'data-technical="1/2"' in html
@@ -116,7 +116,7 @@ def test_call_overview_sorts_by_name_descending(client, under_review):
 
 
 def test_calls_page_lists_only_chaired_calls(client, world):
-    html = signed_in(client, world.chair).get(reverse("reviews:calls")).text
+    html = page_html(client, world.chair, "reviews:calls")
     assert "MICCAI 2027" in html
     assert world.other_chair.chaired_calls.get().title not in html
 
@@ -125,11 +125,7 @@ def test_calls_page_lists_only_chaired_calls(client, world):
 
 
 def test_manage_page_shows_suggestions_with_overlapping_keywords(client, world):
-    response = signed_in(client, world.chair).get(
-        reverse("reviews:manage", args=[world.challenge.pk])
-    )
-    assert response.status_code == 200
-    html = response.text
+    html = page_html(client, world.chair, "reviews:manage", world.challenge.pk)
     assert 'data-suggestion="tina"' in html
     assert "2 shared keywords: mri, segmentation" in html
     assert html.index('data-suggestion="tina"') < html.index('data-suggestion="rex"')
@@ -141,11 +137,7 @@ def test_assign_page_creates_assignment_and_mails_reviewer(
     with django_capture_on_commit_callbacks(execute=True):
         response = signed_in(client, world.chair).post(
             reverse("reviews:assign", args=[world.challenge.pk]),
-            {
-                "assign-reviewer": "tina",
-                "assign-role": "technical",
-                "assign-due": "2027-05-01",
-            },
+            form("assign", reviewer="tina", role="technical", due="2027-05-01"),
         )
     assert response.status_code == 302
     assignment = Assignment.objects.get(reviewer=world.tech1)
@@ -163,7 +155,7 @@ def test_assign_conflicted_reviewer_shows_reason_and_changes_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         response = signed_in(client, world.chair).post(
             reverse("reviews:assign", args=[world.challenge.pk]),
-            {"assign-reviewer": conflicted.username, "assign-role": "technical"},
+            form("assign", reviewer=conflicted.username, role="technical"),
         )
     assert response.status_code == 409
     assert "carl is affiliated with &#x27;Org Institute&#x27;" in response.text
@@ -177,7 +169,7 @@ def test_assign_conflicted_reviewer_shows_reason_and_changes_nothing(
 def test_assign_unknown_reviewer_names_the_field(client, world):
     response = signed_in(client, world.chair).post(
         reverse("reviews:assign", args=[world.challenge.pk]),
-        {"assign-reviewer": "nobody", "assign-role": "technical"},
+        form("assign", reviewer="nobody", role="technical"),
     )
     assert response.status_code == 400
     assert "No user &#x27;nobody&#x27;." in response.text
@@ -188,10 +180,8 @@ def test_manage_page_shows_identities_confidential_and_draft_letter(
     client, under_review
 ):
     review(under_review, under_review.tech1)
-    html = (
-        signed_in(client, under_review.chair)
-        .get(reverse("reviews:manage", args=[under_review.challenge.pk]))
-        .text
+    html = page_html(
+        client, under_review.chair, "reviews:manage", under_review.challenge.pk
     )
     assert 'Reviewer 1 <span class="reviewer-name">(tina)</span>' in html
     assert "Secret of alpha." in html
@@ -209,11 +199,9 @@ def test_decide_page_requests_revision_and_mails_organizers(
     with django_capture_on_commit_callbacks(execute=True):
         response = signed_in(client, under_review.chair).post(
             reverse("reviews:decide", args=[under_review.challenge.pk]),
-            {
-                "decision-decision": "revision",
-                "decision-letter": "Please revise.",
-                "decision-confirm": "on",
-            },
+            form(
+                "decision", decision="revision", letter="Please revise.", confirm="on"
+            ),
         )
     assert response.status_code == 302
     under_review.challenge.refresh_from_db()
@@ -230,15 +218,9 @@ def test_decide_twice_is_refused_with_conflict(client, under_review):
     url = reverse("reviews:decide", args=[under_review.challenge.pk])
     client.post(
         url,
-        {
-            "decision-decision": "accept",
-            "decision-letter": "Yes.",
-            "decision-confirm": "on",
-        },
+        form("decision", decision="accept", letter="Yes.", confirm="on"),
     )
-    response = client.post(
-        url, {"decision-decision": "reject", "decision-letter": "No."}
-    )
+    response = client.post(url, form("decision", decision="reject", letter="No."))
     assert response.status_code == 409
     assert "a decision needs a proposal under review" in response.text
     assert under_review.challenge.decisions.count() == 1
@@ -248,7 +230,7 @@ def test_decide_twice_is_refused_with_conflict(client, under_review):
 
 
 def test_my_reviews_lists_assignments_with_due_dates(client, under_review):
-    html = signed_in(client, under_review.tech1).get(reverse("reviews:mine")).text
+    html = page_html(client, under_review.tech1, "reviews:mine")
     assignment = Assignment.objects.get(reviewer=under_review.tech1)
     assert under_review.challenge.name in html
     assert assignment.due.isoformat() in html
@@ -282,11 +264,9 @@ def test_decline_without_reason_changes_nothing(client, under_review):
 
 def test_review_page_shows_proposal_read_only_with_checks(client, under_review):
     task = under_review.challenge.tasks.get()
-    response = signed_in(client, under_review.tech1).get(
-        reverse("reviews:review", args=[under_review.challenge.pk])
+    html = page_html(
+        client, under_review.tech1, "reviews:review", under_review.challenge.pk
     )
-    assert response.status_code == 200
-    html = response.text
     assert 'id="design-checks"' in html
     assert 'data-check="missing_data_rule_missing"' in html
     assert f'href="#t{task.pk}-p48"' in html
@@ -299,10 +279,8 @@ def test_review_page_shows_proposal_read_only_with_checks(client, under_review):
 def test_review_page_asks_clinical_reviewers_for_clinical_relevance(
     client, under_review
 ):
-    html = (
-        signed_in(client, under_review.clinical)
-        .get(reverse("reviews:review", args=[under_review.challenge.pk]))
-        .text
+    html = page_html(
+        client, under_review.clinical, "reviews:review", under_review.challenge.pk
     )
     assert 'name="clinical_relevance"' in html
 
@@ -374,10 +352,8 @@ def test_second_review_of_same_revision_is_refused(client, under_review):
 
 def test_review_page_of_revision_shows_diff_and_response(client, under_review):
     revise_and_resubmit(under_review)
-    html = (
-        signed_in(client, under_review.tech1)
-        .get(reverse("reviews:review", args=[under_review.challenge.pk]))
-        .text
+    html = page_html(
+        client, under_review.tech1, "reviews:review", under_review.challenge.pk
     )
     assert "Changes since revision 1" in html
     assert "We added it." in html
@@ -396,10 +372,8 @@ def test_review_page_of_revision_shows_diff_and_response(client, under_review):
 
 def test_overview_panel_shows_timeline_decision_and_blind_reviews(client, under_review):
     request_revision(under_review)
-    html = (
-        signed_in(client, under_review.organizer)
-        .get(reverse("registry:overview", args=[under_review.challenge.pk]))
-        .text
+    html = page_html(
+        client, under_review.organizer, "registry:overview", under_review.challenge.pk
     )
     assert 'id="timeline"' in html
     assert 'data-to="revision_requested"' in html
@@ -420,11 +394,7 @@ def test_overview_shows_design_checks_linking_to_editor(client, world):
     task = registry_services.add_task(
         challenge=challenge, name="Brain", actor=world.organizer
     )
-    html = (
-        signed_in(client, world.organizer)
-        .get(reverse("registry:overview", args=[challenge.pk]))
-        .text
-    )
+    html = page_html(client, world.organizer, "registry:overview", challenge.pk)
     edit = reverse("registry:edit-task-section", args=[challenge.pk, task.pk, "x"])
     assert 'data-check="ranking_scheme_not_executable"' in html
     assert edit.replace("/x/", "/assessment-method/") + "#p46" in html
@@ -435,14 +405,12 @@ def test_section_editor_sidebar_shows_design_checks(client, world):
     challenge = registry_services.create_challenge(
         owner=world.organizer, call=world.call, name="Draft"
     )
-    html = (
-        signed_in(client, world.organizer)
-        .get(
-            reverse(
-                "registry:edit-section", args=[challenge.pk, "participation-conditions"]
-            )
-        )
-        .text
+    html = page_html(
+        client,
+        world.organizer,
+        "registry:edit-section",
+        challenge.pk,
+        "participation-conditions",
     )
     assert 'data-check="organizer_participation_missing"' in html
     assert "participation-conditions/#p10" in html
@@ -502,13 +470,13 @@ def test_resubmit_without_response_names_the_field(client, under_review):
 
 def test_navbar_shows_review_entries_by_role(client, under_review):
     calls, mine = reverse("reviews:calls"), reverse("reviews:mine")
-    chair_html = signed_in(client, under_review.chair).get(reverse("home")).text
+    chair_html = page_html(client, under_review.chair, "home")
     assert calls in chair_html
     assert mine not in chair_html
-    reviewer_html = signed_in(client, under_review.tech1).get(reverse("home")).text
+    reviewer_html = page_html(client, under_review.tech1, "home")
     assert mine in reviewer_html
     assert calls not in reviewer_html
-    organizer_html = signed_in(client, under_review.organizer).get(reverse("home")).text
+    organizer_html = page_html(client, under_review.organizer, "home")
     assert calls not in organizer_html
     assert mine not in organizer_html
 

@@ -8,7 +8,13 @@ from registry.models import StatusChange
 from registry.permissions import can_view_challenge, challenges_visible_to
 from reviews import services
 from reviews.models import Assignment
-from tests.reviews.conftest import client_for, decide_revision
+from tests.reviews.conftest import (
+    assert_conflict,
+    assign_reviewer,
+    client_for,
+    decide_revision,
+    post_to_challenge,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,22 +35,18 @@ def test_declined_reviewer_no_longer_sees_the_proposal(under_review):
 
 
 def test_chair_sets_the_due_date(world):
-    response = client_for(world.chair).post(
-        f"/api/v1/challenges/{world.challenge.pk}/assignments/",
+    response = post_to_challenge(
+        world,
+        world.chair,
+        "assignments/",
         {"reviewer": "tina", "role": "technical", "due": "2027-06-30"},
-        format="json",
     )
     assert response.status_code == 201
     assert response.json()["due"] == "2027-06-30"
 
 
 def test_first_assignment_freezes_version_of_submitted_design(world):
-    services.assign_reviewer(
-        challenge=world.challenge,
-        reviewer=world.tech1,
-        role="technical",
-        actor=world.chair,
-    )
+    assign_reviewer(world, world.tech1)
     version = world.challenge.versions.get()
     assert version.revision == 1
     design = Design.from_dict(version.snapshot)
@@ -64,13 +66,10 @@ def test_resubmit_incomplete_revision_is_refused_with_completeness(under_review)
             number=number,
             actor=under_review.organizer,
         )
-    response = client_for(under_review.organizer).post(
-        f"/api/v1/challenges/{under_review.challenge.pk}/resubmit/",
-        {"response": "Here it is."},
-        format="json",
+    response = post_to_challenge(
+        under_review, under_review.organizer, "resubmit/", {"response": "Here it is."}
     )
-    assert response.status_code == 409
-    assert "complete" in response.json()["detail"]
+    assert_conflict(response, "complete")
     assert response.json()["can_submit"] is False
     under_review.challenge.refresh_from_db()
     assert under_review.challenge.status == "revision_requested"
@@ -80,10 +79,8 @@ def test_resubmit_incomplete_revision_is_refused_with_completeness(under_review)
 def test_resubmit_without_response_changes_nothing(under_review):
     decide_revision(under_review)
     changes = StatusChange.objects.count()
-    response = client_for(under_review.organizer).post(
-        f"/api/v1/challenges/{under_review.challenge.pk}/resubmit/",
-        {"response": ""},
-        format="json",
+    response = post_to_challenge(
+        under_review, under_review.organizer, "resubmit/", {"response": ""}
     )
     assert response.status_code == 400
     assert "response" in response.json()
@@ -91,21 +88,14 @@ def test_resubmit_without_response_changes_nothing(under_review):
 
 
 def test_resubmit_while_under_review_is_a_conflict(under_review):
-    response = client_for(under_review.organizer).post(
-        f"/api/v1/challenges/{under_review.challenge.pk}/resubmit/",
-        {"response": "Early."},
-        format="json",
+    response = post_to_challenge(
+        under_review, under_review.organizer, "resubmit/", {"response": "Early."}
     )
-    assert response.status_code == 409
-    assert "under review" in response.json()["detail"]
+    assert_conflict(response, "under review")
 
 
 def test_review_of_decided_proposal_is_a_conflict(under_review):
     decide_revision(under_review)
-    response = client_for(under_review.tech1).post(
-        f"/api/v1/challenges/{under_review.challenge.pk}/reviews/",
-        {"recommendation": "accept", "confidence": 2, "comments": "Late."},
-        format="json",
-    )
-    assert response.status_code == 409
-    assert "revision requested" in response.json()["detail"]
+    late = {"recommendation": "accept", "confidence": 2, "comments": "Late."}
+    response = post_to_challenge(under_review, under_review.tech1, "reviews/", late)
+    assert_conflict(response, "revision requested")

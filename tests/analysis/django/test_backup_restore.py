@@ -24,6 +24,20 @@ BACKUP_ARGS = (
 )
 
 
+def stored_records() -> dict:
+    """What a restore must bring back unchanged: the registration versions with
+    their hashes, the results versions' hashes and the number of audit events."""
+    return {
+        "versions": list(
+            RegistrationVersion.objects.order_by("pk").values_list(
+                "pk", "number", "sha256", "canonical"
+            )
+        ),
+        "results": list(ResultsVersion.objects.values_list("pk", "sha256")),
+        "events": AuditEvent.objects.count(),
+    }
+
+
 @pytest.mark.django_db(transaction=True)
 def test_backup_restore_round_trip_keeps_registrations_verifiable(
     registration, results, organizer, chair, tmp_path
@@ -35,15 +49,7 @@ def test_backup_restore_round_trip_keeps_registrations_verifiable(
         changes={"challenge": {"2": "https://example.org/v2"}},
     )
     approve_amendment(amendment=amendment, actor=chair)
-    before = {
-        "versions": list(
-            RegistrationVersion.objects.order_by("pk").values_list(
-                "pk", "number", "sha256", "canonical"
-            )
-        ),
-        "results": list(ResultsVersion.objects.values_list("pk", "sha256")),
-        "events": AuditEvent.objects.count(),
-    }
+    before = stored_records()
     backup = tmp_path / "backup.json"
     call_command("dumpdata", *BACKUP_ARGS, "--output", str(backup), verbosity=0)
     assert json.loads(backup.read_text())
@@ -56,15 +62,7 @@ def test_backup_restore_round_trip_keeps_registrations_verifiable(
     call_command("verify_registrations", stdout=out)
 
     assert out.getvalue().strip() == "OK: 1 registrations, 2 versions verified."
-    after = {
-        "versions": list(
-            RegistrationVersion.objects.order_by("pk").values_list(
-                "pk", "number", "sha256", "canonical"
-            )
-        ),
-        "results": list(ResultsVersion.objects.values_list("pk", "sha256")),
-        "events": AuditEvent.objects.count(),
-    }
+    after = stored_records()
     assert after == before
 
 

@@ -21,6 +21,7 @@ from analysis.models import AnalysisRun
 from analysis.services import compute_output, results_frame, start_analysis
 from config.celery import app
 from tests.analysis.django.conftest import EXPLORATORY_SCHEME as SCHEME
+from tests.processes import stop_processes
 
 ROOT = Path(__file__).resolve().parents[3]
 BROKER = os.environ.get("CELERY_TEST_BROKER", "")
@@ -80,14 +81,7 @@ def start_workers(tmp_path, *, count: int = 1, env: dict[str, str] | None = None
         yield workers
     finally:
         app.conf.broker_url, app.conf.task_default_queue = previous
-        for process, _ in workers:
-            process.terminate()
-        for process, _ in workers:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        stop_processes(process for process, _ in workers)
 
 
 @pytest.fixture

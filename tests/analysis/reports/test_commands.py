@@ -35,14 +35,19 @@ def files(tmp_path):
     return csv, scheme
 
 
+def report(csv: Path, scheme: Path, output: Path, *args: str, **options) -> None:
+    """``manage.py report`` on the results and scheme files, writing `output`."""
+    call_command(
+        "report", str(csv), "--scheme", str(scheme), "--output", str(output),
+        *args, **options,
+    )  # fmt: skip
+
+
 def test_report_command_writes_pdf(files, tmp_path):
     csv, scheme = files
     out = tmp_path / "report.pdf"
     stdout = StringIO()
-    call_command(
-        "report", str(csv), "--scheme", str(scheme), "--output", str(out),
-        "--bootstrap", "4", "--seed", "9", stdout=stdout,
-    )  # fmt: skip
+    report(csv, scheme, out, "--bootstrap", "4", "--seed", "9", stdout=stdout)
     text = " ".join(pdf_pages(out.read_bytes()))
     assert "Wrote" in stdout.getvalue()
     assert "Registration identifier not registered" in text
@@ -70,10 +75,7 @@ def test_report_command_names_the_bad_scheme_field(files, tmp_path):
     csv, scheme = files
     scheme.write_text(json.dumps({**SCHEME, "method": "vote"}))
     with pytest.raises(CommandError, match="method"):
-        call_command(
-            "report", str(csv), "--scheme", str(scheme),
-            "--output", str(tmp_path / "r.pdf"),
-        )  # fmt: skip
+        report(csv, scheme, tmp_path / "r.pdf")
     assert not (tmp_path / "r.pdf").exists()
 
 
@@ -83,20 +85,14 @@ def test_report_command_names_the_bad_row(files, tmp_path):
     lines[3] = lines[3].rsplit(",", 1)[0] + ",not-a-number"
     csv.write_text("\n".join(lines) + "\n")
     with pytest.raises(CommandError, match="line 4"):
-        call_command(
-            "report", str(csv), "--scheme", str(scheme),
-            "--output", str(tmp_path / "r.pdf"),
-        )  # fmt: skip
+        report(csv, scheme, tmp_path / "r.pdf")
 
 
 def test_report_command_rejects_invalid_json(files, tmp_path):
     csv, scheme = files
     scheme.write_text("{not json")
     with pytest.raises(CommandError, match="not valid JSON"):
-        call_command(
-            "report", str(csv), "--scheme", str(scheme),
-            "--output", str(tmp_path / "r.pdf"),
-        )  # fmt: skip
+        report(csv, scheme, tmp_path / "r.pdf")
 
 
 def test_rank_command_writes_the_engine_output(files, tmp_path):
