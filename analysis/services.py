@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import random
@@ -23,7 +22,7 @@ from registry.models import Registration
 from registry.permissions import is_chair, is_organizer
 from registry.schemes import check_run_limits, parse_bounded_scheme
 
-from . import run_state
+from . import ingest, run_state
 from .chunking import (
     ChunkSpec,
     chunk_ranks,
@@ -36,7 +35,6 @@ from .chunking import (
 )
 from .design import RegisteredDesign, design_from_canonical
 from .deviations import find_deviations
-from .ingest import validated
 from .jobs import enqueue, job, publish_many, uses_celery
 from .models import AnalysisChunk, AnalysisRun, AnalysisStatus, ResultsVersion
 from .output import merged_output
@@ -64,9 +62,15 @@ def can_see_results(user, registration: Registration) -> bool:
 # --- reads -----------------------------------------------------------------------
 
 
+def results_table(results: ResultsVersion) -> ingest.CheckedResults:
+    """The checked table of a results version (its stored normalised CSV read
+    back); read it once per job or request and pass it on."""
+    return ingest.read_normalised(results.content)
+
+
 def results_frame(results: ResultsVersion) -> pd.DataFrame:
-    raw = pd.read_csv(io.StringIO(results.content), dtype=str, keep_default_na=False)
-    return validated(raw)
+    """The checked rows of a results version (:func:`results_table`'s frame)."""
+    return results_table(results).frame
 
 
 def latest_design(registration: Registration) -> RegisteredDesign:
@@ -156,8 +160,8 @@ def start_analysis(
     """
     if not can_see_results(actor, results.registration):
         raise PermissionDenied("You cannot analyse these results.")
-    frame = results_frame(results)
-    tasks = sorted(frame["task"].unique())
+    table = results_table(results)
+    tasks = table.tasks
     exploratory = scheme is not None or schemes is not None
     if exploratory:
         by_task = _clean_exploratory(scheme, schemes, tasks)
@@ -165,7 +169,7 @@ def start_analysis(
         by_task = _registered_schemes(registered_design(results), tasks)
     if not by_task:
         raise ValidationError({"scheme": "No task of the results is registered."})
-    check_run_limits(by_task, frame)
+    check_run_limits(by_task, table.frame)
     ResultsVersion.objects.select_for_update().filter(pk=results.pk).first()
     existing = _identical_pending_run(results, by_task, exploratory)
     if existing is not None:
