@@ -1,7 +1,9 @@
 """Uploaded results kept between the preview and the organizer's decision.
 
-The bytes go to a private file under ``MEDIA_ROOT/tmp`` whose name joins the
-registration, the user and a random token; the file name, the team affiliations
+What is kept is the checked table's normalised CSV (``analysis.uploads``
+parses the file once and reads this text back for the preview and the commit),
+in a private file under ``MEDIA_ROOT/tmp`` whose name joins the registration,
+the user and a random token; the uploaded file's name, the team affiliations
 and the token live in the user's session.
 
 Bounds (settings, docs/security.md): each user keeps at most
