@@ -40,16 +40,10 @@ def run_data(run: AnalysisRun) -> dict:
     return {
         "id": run.pk,
         "results": run.results_id,
-        "status": run.status,
-        "progress": run.progress,
         "exploratory": run.exploratory,
         "seed": run.seed,
-        "engine_version": run.engine_version,
-        "error": run.error or None,
-        "note": run.note or None,
         "attempt": run.attempt,
-        "created": run.created.isoformat(),
-        "output": run.output,
+        **run_state.run_fields(run),
     }
 
 

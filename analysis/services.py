@@ -135,19 +135,6 @@ def _seed_of(schemes: Mapping[str, dict[str, Any]]) -> int:
     return min(seeds) if seeds else random.SystemRandom().randrange(2**31)
 
 
-def _identical_pending_run(
-    results: ResultsVersion, by_task: Mapping[str, Any], exploratory: bool
-) -> AnalysisRun | None:
-    """A queued or running run of the same results and schemes (a double click
-    or a retried request returns it instead of starting a second)."""
-    pending = AnalysisRun.objects.filter(
-        results=results,
-        exploratory=exploratory,
-        status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING),
-    ).order_by("created")
-    return next((run for run in pending if run.scheme == by_task), None)
-
-
 @transaction.atomic
 def start_analysis(
     *, results: ResultsVersion, actor, scheme: Any = None, schemes: Any = None
@@ -171,7 +158,10 @@ def start_analysis(
         raise ValidationError({"scheme": "No task of the results is registered."})
     check_run_limits(by_task, table.frame)
     ResultsVersion.objects.select_for_update().filter(pk=results.pk).first()
-    existing = _identical_pending_run(results, by_task, exploratory)
+    existing = run_state.identical_pending_run(
+        AnalysisRun.objects.filter(results=results, exploratory=exploratory),
+        lambda run: run.scheme == by_task,
+    )
     if existing is not None:
         return existing
     run = AnalysisRun.objects.create(
