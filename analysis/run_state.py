@@ -30,7 +30,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from .jobs import RetryLater, uses_celery
+from .jobs import JobFunction, RetryLater, enqueue, uses_celery
 from .models import AnalysisRun, AnalysisStatus, JobRun
 
 logger = logging.getLogger(__name__)
@@ -412,6 +412,12 @@ def identical_pending_run(runs: QuerySet[R], same: Callable[[R], bool]) -> R | N
         status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
     ).order_by("created")
     return next((run for run in pending if same(run)), None)
+
+
+def send_run(job: JobFunction, model: type[JobRun], run_id: int) -> None:
+    """Send ``job(run_id)`` to the queue, recording on the run whether it got
+    there (the sender of a kind of run, see ``AppConfig.job_runs()``)."""
+    enqueue(job, run_id, on_sent=recorder_of_sending(model, run_id))
 
 
 def recorder_of_sending(model: type[JobRun], run_id: int) -> Callable[[bool], None]:

@@ -225,11 +225,7 @@ def retry_analysis(*, run: AnalysisRun, actor=None) -> AnalysisRun:
 
 def send_analysis(run_id: int) -> None:
     """Send the run's job to the queue, recording whether it got there."""
-    enqueue(
-        execute_analysis,
-        run_id,
-        on_sent=run_state.recorder_of_sending(AnalysisRun, run_id),
-    )
+    run_state.send_run(execute_analysis, AnalysisRun, run_id)
 
 
 def compute_output(

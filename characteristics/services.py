@@ -19,7 +19,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from analysis import ingest, run_state
-from analysis.jobs import enqueue, job
+from analysis.jobs import job
 from analysis.models import AnalysisStatus, ResultsVersion
 from analysis.services import (
     can_see_results,
@@ -208,11 +208,7 @@ def start_case_model_run(
 
 def send_case_model_run(run_id: int) -> None:
     """Send the fit's job to the queue, recording whether it got there."""
-    enqueue(
-        execute_case_model_run,
-        run_id,
-        on_sent=run_state.recorder_of_sending(CaseModelRun, run_id),
-    )
+    run_state.send_run(execute_case_model_run, CaseModelRun, run_id)
 
 
 @job
