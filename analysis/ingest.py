@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import numpy as np
 import openpyxl
 import pandas as pd
 from django.conf import settings
@@ -129,11 +130,24 @@ def parse_upload(name: str, data: bytes) -> CheckedResults:
     return checked(read_upload(name, data))
 
 
-def read_normalised(content: str) -> CheckedResults:
+def read_normalised(content: str, *, lines: np.ndarray | None = None) -> CheckedResults:
     """The table back from its normalised CSV (a results version, a staged
-    preview): the one reader of the stored form; the text is kept as given."""
+    preview): the one reader of the stored form; the text is kept as given.
+
+    ``lines``: each row's line in the uploaded file (a staged preview's, see
+    :func:`moved_lines`); by default the lines of the normalised CSV.
+    """
     raw = pd.read_csv(io.StringIO(content), dtype=str, keep_default_na=False)
+    if lines is not None:
+        raw.attrs["lines"] = lines
     return CheckedResults(frame=validated(raw), content=content)
+
+
+def moved_lines(table: CheckedResults) -> np.ndarray | None:
+    """The rows' lines in the uploaded file if they are not those of the
+    normalised CSV (2, 3, …): a file with blank lines or line breaks in cells."""
+    lines = table.frame["line"].to_numpy(dtype=np.int64)
+    return None if np.array_equal(lines, np.arange(len(lines)) + 2) else lines
 
 
 def read_upload(name: str, data: bytes) -> pd.DataFrame:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from django.core.exceptions import PermissionDenied
 
 from registry.models import Registration
@@ -79,6 +80,7 @@ def stage(
     """
     require_uploader(user, registration)
     table = ingest.parse_upload(name, data)
+    lines = ingest.moved_lines(table)
     return staging.stage_upload(
         session=session,
         user=user,
@@ -86,6 +88,7 @@ def stage(
         name=name,
         data=table.content.encode("utf-8"),
         teams=teams,
+        lines=b"" if lines is None else lines.tobytes(),
     )
 
 
@@ -153,4 +156,9 @@ def cancel(*, session, user, registration: Registration, token: str) -> None:
 
 
 def _staged_table(staged: staging.StagedUpload) -> ingest.CheckedResults:
-    return ingest.read_normalised(staged.read().decode("utf-8"))
+    """The staged table, its rows numbered by their lines in the uploaded file."""
+    lines = staged.read_lines()
+    return ingest.read_normalised(
+        staged.read().decode("utf-8"),
+        lines=np.frombuffer(lines, dtype=np.int64) if lines else None,
+    )

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from analysis import ingest, services
+from analysis import ingest, services, staging
 from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
 from tests.analysis.django.conftest import EXPLORATORY_SCHEME, results_csv
 
@@ -142,3 +142,21 @@ def test_stored_bytes_are_the_normalised_table_as_uploaded(
         version.sha256,
         version.row_count,
     )
+
+
+def test_a_staged_preview_names_the_lines_of_the_uploaded_file(
+    client, organizer, registration
+):
+    def out_of_bounds(frame):
+        frame.loc[5, "value"] = "1.5"
+        return frame
+
+    lines = results_csv(n_cases=3, edit=out_of_bounds).split(b"\n")
+    data = b"\n".join([*lines[:3], b"", b"", *lines[3:]])  # two blank lines
+    client.force_login(organizer)
+    upload = client.post(f"/results/{IDENT}/upload/", {"file": as_upload(data)})
+    page = client.get(upload["Location"]).content.decode()
+    assert "value(s) outside [0, 1] (lines 9)." in page  # row 6 of the table
+    assert len(list(staging.staging_dir().glob("results-*.upload.lines"))) == 1
+    client.post(upload["Location"] + "commit/")
+    assert list(staging.staging_dir().iterdir()) == []  # the lines go too
