@@ -96,14 +96,15 @@ def _make_room(user_pk: int, size: int) -> None:
         len(files) >= settings.MAX_STAGED_UPLOADS_PER_USER or total + size > limit_bytes
     ):
         _, old_size, path = files.pop(0)
-        _remove(path)
+        _remove(path, claimed=False)  # a claimed copy is being committed: kept
         total -= old_size
 
 
-def _remove(path: Path) -> None:
-    """The staged file at `path`, claimed or not, and its lines."""
-    for name in (path.name, path.name + CLAIMED, path.name + LINES):
-        path.with_name(name).unlink(missing_ok=True)
+def _remove(path: Path, *, claimed: bool = True) -> None:
+    """The staged file at `path` and its lines (and its claimed copy)."""
+    suffixes = ("", LINES, CLAIMED) if claimed else ("", LINES)
+    for suffix in suffixes:
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
 def stage_upload(
