@@ -6,7 +6,6 @@ from django.http import FileResponse, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,7 +14,7 @@ from rest_framework.views import APIView
 from config.json_input import BoundedJSONParser, loads_bounded
 from registry.spreadsheet import csv_text
 
-from . import ingest, run_state, services
+from . import ingest, run_state, services, uploads
 from .access import visible_registration, visible_results, visible_run
 from .models import AnalysisRun
 from .reports import descriptive_statistics, report_tables
@@ -41,16 +40,10 @@ def run_data(run: AnalysisRun) -> dict:
     return {
         "id": run.pk,
         "results": run.results_id,
-        "status": run.status,
-        "progress": run.progress,
         "exploratory": run.exploratory,
         "seed": run.seed,
-        "engine_version": run.engine_version,
-        "error": run.error or None,
-        "note": run.note or None,
         "attempt": run.attempt,
-        "created": run.created.isoformat(),
-        "output": run.output,
+        **run_state.run_fields(run),
     }
 
 
@@ -84,8 +77,7 @@ class ResultsUpload(APIView):
     )
     def post(self, request: Request, identifier: str) -> Response:
         registration = visible_registration(request, identifier)
-        if not services.can_upload_results(request.user, registration):
-            raise PermissionDenied("Only the organizers upload results.")
+        uploads.require_uploader(request.user, registration)
         upload = request.FILES.get("file")
         if upload is None:
             return Response(
@@ -94,32 +86,20 @@ class ResultsUpload(APIView):
             )
         try:
             teams = parse_teams(request.data.get("teams"))
-            raw = ingest.read_upload(upload.name, upload.read())
-            frame = ingest.validated(raw)
-        except ingest.UploadError as exc:
-            return Response(
-                {
-                    "detail": "The results file was refused; nothing was stored.",
-                    "errors": exc.errors,
-                },
-                status=400,
-            )
-        if request.query_params.get("commit", "").lower() not in ("1", "true", "yes"):
-            design = services.latest_design(registration)
-            return Response(ingest.preview_results(frame, design).to_dict())
-        try:
-            results = ingest.commit_results(
+            table = ingest.parse_upload(upload.name, upload.read())
+            if request.query_params.get("commit", "").lower() not in COMMIT:
+                return Response(uploads.preview(registration, table).to_dict())
+            results = uploads.commit(
                 registration=registration,
-                raw=raw,
-                original_name=upload.name,
+                table=table,
+                name=upload.name,
                 actor=request.user,
                 teams=teams,
                 idempotency_key=request.headers.get("Idempotency-Key", "").strip(),
                 new_version=_truthy(request, "new_version"),
             )
         except ingest.UploadError as exc:
-            refused = "The results file was refused; nothing was stored."
-            return Response({"detail": refused, "errors": exc.errors}, status=400)
+            return Response({"detail": REFUSED, "errors": exc.errors}, status=400)
         except ingest.DuplicateResultsError as exc:
             return Response(_duplicate_body(exc), status=status.HTTP_409_CONFLICT)
         except ingest.IdempotencyKeyReusedError as exc:
@@ -136,6 +116,10 @@ class ResultsUpload(APIView):
         if results.replayed:
             response["Idempotent-Replayed"] = "true"
         return response
+
+
+REFUSED = "The results file was refused; nothing was stored."
+COMMIT = ("1", "true", "yes")  # ?commit=…: store; anything else: preview
 
 
 def _truthy(request: Request, name: str) -> bool:

@@ -30,8 +30,7 @@ def parse_team_lines(text: str) -> dict[str, str]:
 
 
 def within_upload_limit(upload: UploadedFile) -> UploadedFile:
-    """The uploaded file, refused when larger than MAX_UPLOAD_BYTES (the upload
-    forms of results and of case metadata)."""
+    """The uploaded file, refused when larger than MAX_UPLOAD_BYTES."""
     limit = settings.MAX_UPLOAD_BYTES
     if upload.size > limit:
         raise forms.ValidationError(
@@ -40,12 +39,21 @@ def within_upload_limit(upload: UploadedFile) -> UploadedFile:
     return upload
 
 
+class TableFileField(forms.FileField):
+    """A CSV or XLSX table, refused when larger than MAX_UPLOAD_BYTES."""
+
+    widget = forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"})
+
+    def clean(self, data, initial=None):
+        upload = super().clean(data, initial)
+        return within_upload_limit(upload) if upload else upload
+
+
 class ResultsUploadForm(forms.Form):
-    file = forms.FileField(
+    file = TableFileField(
         label="Results file (CSV or XLSX)",
         help_text="Long format: task, case, algorithm, metric, value "
         "(optional: target, team, submissions, interaction, meta:<name>).",
-        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}),
     )
     teams = forms.CharField(
         label="Team affiliations (optional)",
@@ -54,9 +62,6 @@ class ResultsUploadForm(forms.Form):
         "organizer-participation policy.",
         widget=forms.Textarea(attrs={"rows": 3}),
     )
-
-    def clean_file(self):
-        return within_upload_limit(self.cleaned_data["file"])
 
     def clean_teams(self) -> dict[str, str]:
         return parse_team_lines(self.cleaned_data["teams"])

@@ -1,5 +1,10 @@
 """Results upload: read, validate, preview against the registration, commit.
 
+The user's file is parsed once (:func:`parse_upload`) into a
+:class:`CheckedResults`: the checked table and its normalised CSV, the one
+stored form (``ResultsVersion.content`` and the staged preview), read back only
+by :func:`read_normalised`.
+
 Nothing is stored until the organizer commits a preview; a commit creates a new
 results version (earlier versions are kept, never overwritten).
 """
@@ -11,8 +16,10 @@ import io
 import math
 import zipfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+import numpy as np
 import openpyxl
 import pandas as pd
 from django.conf import settings
@@ -85,8 +92,69 @@ class Preview:
         }
 
 
+@dataclass(frozen=True, eq=False)
+class CheckedResults:
+    """A results table checked against contract §1, with its stored form.
+
+    ``frame`` is the checked table (:func:`validated`: identifiers as text
+    categories, ``value`` as float, ``line`` the row's line in its source), what
+    previews, the engine, deviations and reports read. ``content`` is the
+    normalised CSV of the table as uploaded (every cell's text, rows in upload
+    order): the bytes a results version stores and hashes. Built once per file
+    (:func:`parse_upload`) or per stored text (:func:`read_normalised`), then
+    passed on.
+    """
+
+    frame: pd.DataFrame = field(repr=False)
+    content: str = field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    @cached_property
+    def sha256(self) -> str:
+        return sha256_hex(self.content.encode("utf-8"))
+
+    @property
+    def tasks(self) -> list[str]:
+        return sorted(self.frame["task"].unique())
+
+
+def checked(raw: pd.DataFrame) -> CheckedResults:
+    """The checked table of a frame of text cells (as :func:`read_upload` reads)."""
+    return CheckedResults(frame=validated(raw), content=normalised_csv(raw))
+
+
+def parse_upload(name: str, data: bytes) -> CheckedResults:
+    """The one parse of an uploaded file: read, check, normalise (UploadError)."""
+    return checked(read_upload(name, data))
+
+
+def read_normalised(content: str, *, lines: np.ndarray | None = None) -> CheckedResults:
+    """The table back from its normalised CSV (a results version, a staged
+    preview): the one reader of the stored form; the text is kept as given.
+
+    ``lines``: each row's line in the uploaded file (a staged preview's, see
+    :func:`moved_lines`); by default the lines of the normalised CSV.
+    """
+    raw = pd.read_csv(io.StringIO(content), dtype=str, keep_default_na=False)
+    if lines is not None:
+        raw.attrs["lines"] = lines
+    return CheckedResults(frame=validated(raw), content=content)
+
+
+def moved_lines(table: CheckedResults) -> np.ndarray | None:
+    """The rows' lines in the uploaded file if they are not those of the
+    normalised CSV (2, 3, …): a file with blank lines or line breaks in cells."""
+    lines = table.frame["line"].to_numpy(dtype=np.int64)
+    return None if np.array_equal(lines, np.arange(len(lines)) + 2) else lines
+
+
 def read_upload(name: str, data: bytes) -> pd.DataFrame:
-    """Read an uploaded CSV or XLSX file, enforcing size, shape and type limits."""
+    """Read an uploaded CSV or XLSX file, enforcing size, shape and type limits.
+
+    The text cells as read; :func:`parse_upload` checks and normalises them.
+    """
     limit = settings.MAX_UPLOAD_BYTES
     if len(data) > limit:
         raise UploadError(
@@ -366,11 +434,14 @@ class IdempotencyKeyReusedError(Exception):
         )
 
 
-def identical_version(registration: Registration, raw: pd.DataFrame):
+def identical_version(
+    registration: Registration, table: CheckedResults
+) -> ResultsVersion | None:
     """The latest results version with exactly this content, or None."""
-    sha256 = sha256_hex(normalised_csv(raw).encode("utf-8"))
     return (
-        registration.results_versions.filter(sha256=sha256).order_by("-number").first()
+        registration.results_versions.filter(sha256=table.sha256)
+        .order_by("-number")
+        .first()
     )
 
 
@@ -381,21 +452,25 @@ MAX_IDEMPOTENCY_KEY = ResultsVersion._meta.get_field("idempotency_key").max_leng
 def commit_results(
     *,
     registration: Registration,
-    raw: pd.DataFrame,
+    raw: pd.DataFrame | None = None,
+    table: CheckedResults | None = None,
     original_name: str,
     actor,
     teams: dict[str, str] | None = None,
     idempotency_key: str = "",
     new_version: bool = False,
 ) -> ResultsVersion:
-    """Store a new results version (validated again; numbers never reused).
+    """Store a new results version (numbers never reused).
 
-    Retries are safe: an `idempotency_key` seen before returns the version it
-    stored (`replayed` is then True on the returned object), and a file whose
-    SHA-256 equals an existing version's is refused (DuplicateResultsError)
-    unless `new_version` says it is meant as a new version.
+    The results are the checked ``table``, or a frame of text cells ``raw``
+    (checked here). Retries are safe: an `idempotency_key` seen before returns
+    the version it stored (`replayed` is then True on the returned object), and
+    a file whose SHA-256 equals an existing version's is refused
+    (DuplicateResultsError) unless `new_version` says it is meant as a new
+    version.
     """
-    frame = validated(raw)
+    if table is None:
+        table = checked(raw)
     if len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
         raise UploadError(
             [f"The Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters."]
@@ -403,8 +478,7 @@ def commit_results(
     # The registration row lock serialises commits: the checks below see every
     # version stored before, and two retries cannot both pass them.
     locked = Registration.objects.select_for_update().get(pk=registration.pk)
-    content = normalised_csv(raw)
-    sha256 = sha256_hex(content.encode("utf-8"))
+    sha256 = table.sha256
     versions = locked.results_versions
     if idempotency_key:
         earlier = versions.filter(idempotency_key=idempotency_key).first()
@@ -413,7 +487,7 @@ def commit_results(
                 raise IdempotencyKeyReusedError(earlier)
             earlier.replayed = True
             return earlier
-    same_file = identical_version(locked, raw)
+    same_file = identical_version(locked, table)
     if same_file is not None and not new_version:
         raise DuplicateResultsError(same_file)
     last = versions.aggregate(n=Max("number"))["n"] or 0
@@ -422,14 +496,14 @@ def commit_results(
         registration=locked,
         number=last + 1,
         registration_version=in_force,
-        content=content,
+        content=table.content,
         sha256=sha256,
         original_name=(original_name or "results.csv")[:255],
-        row_count=len(frame),
+        row_count=len(table),
         uploaded_by=actor,
         teams=teams or {},
         idempotency_key=idempotency_key,
     )
     results.replayed = False
-    record(actor=actor, action="results.commit", target=results, rows=len(frame))
+    record(actor=actor, action="results.commit", target=results, rows=len(table))
     return results

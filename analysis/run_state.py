@@ -22,14 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, connection, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from .jobs import RetryLater, uses_celery
+from .jobs import JobFunction, RetryLater, enqueue, uses_celery
 from .models import AnalysisRun, AnalysisStatus, JobRun
 
 logger = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ logger = logging.getLogger(__name__)
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 QUEUE_DOWN_NOTE = "Queued; it starts when the job queue is back."
 _ACTIVE: set[tuple[str, int, int]] = set()  # (model, run, attempt) held here
+R = TypeVar("R", bound=JobRun)
 
 
 class RunLost(Exception):  # noqa: N818 - a state, not an error
@@ -386,6 +388,36 @@ def _requeue_after(stale_after: timedelta) -> timedelta:
     if uses_celery():
         return timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT)
     return stale_after
+
+
+def run_fields(run: JobRun) -> dict:
+    """What the API shows of every kind of run: status, progress, the engine,
+    error and note, when, the output (each kind adds its own fields)."""
+    return {
+        "status": run.status,
+        "progress": run.progress,
+        "engine_version": run.engine_version,
+        "error": run.error or None,
+        "note": run.note or None,
+        "created": run.created.isoformat(),
+        "output": run.output,
+    }
+
+
+def identical_pending_run(runs: QuerySet[R], same: Callable[[R], bool]) -> R | None:
+    """The oldest queued or running run of `runs` for which `same(run)` holds:
+    a double click or a retried request gets it instead of starting a second.
+    (Compared here, not in SQL: JSON equality differs between databases.)"""
+    pending = runs.filter(
+        status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
+    ).order_by("created")
+    return next((run for run in pending if same(run)), None)
+
+
+def send_run(job: JobFunction, model: type[JobRun], run_id: int) -> None:
+    """Send ``job(run_id)`` to the queue, recording on the run whether it got
+    there (the sender of a kind of run, see ``AppConfig.job_runs()``)."""
+    enqueue(job, run_id, on_sent=recorder_of_sending(model, run_id))
 
 
 def recorder_of_sending(model: type[JobRun], run_id: int) -> Callable[[bool], None]:

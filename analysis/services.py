@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import random
@@ -23,7 +22,7 @@ from registry.models import Registration
 from registry.permissions import is_chair, is_organizer
 from registry.schemes import check_run_limits, parse_bounded_scheme
 
-from . import run_state
+from . import ingest, run_state
 from .chunking import (
     ChunkSpec,
     chunk_ranks,
@@ -36,7 +35,6 @@ from .chunking import (
 )
 from .design import RegisteredDesign, design_from_canonical
 from .deviations import find_deviations
-from .ingest import validated
 from .jobs import enqueue, job, publish_many, uses_celery
 from .models import AnalysisChunk, AnalysisRun, AnalysisStatus, ResultsVersion
 from .output import merged_output
@@ -64,9 +62,15 @@ def can_see_results(user, registration: Registration) -> bool:
 # --- reads -----------------------------------------------------------------------
 
 
+def results_table(results: ResultsVersion) -> ingest.CheckedResults:
+    """The checked table of a results version (its stored normalised CSV read
+    back); read it once per job or request and pass it on."""
+    return ingest.read_normalised(results.content)
+
+
 def results_frame(results: ResultsVersion) -> pd.DataFrame:
-    raw = pd.read_csv(io.StringIO(results.content), dtype=str, keep_default_na=False)
-    return validated(raw)
+    """The checked rows of a results version (:func:`results_table`'s frame)."""
+    return results_table(results).frame
 
 
 def latest_design(registration: Registration) -> RegisteredDesign:
@@ -131,19 +135,6 @@ def _seed_of(schemes: Mapping[str, dict[str, Any]]) -> int:
     return min(seeds) if seeds else random.SystemRandom().randrange(2**31)
 
 
-def _identical_pending_run(
-    results: ResultsVersion, by_task: Mapping[str, Any], exploratory: bool
-) -> AnalysisRun | None:
-    """A queued or running run of the same results and schemes (a double click
-    or a retried request returns it instead of starting a second)."""
-    pending = AnalysisRun.objects.filter(
-        results=results,
-        exploratory=exploratory,
-        status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING),
-    ).order_by("created")
-    return next((run for run in pending if run.scheme == by_task), None)
-
-
 @transaction.atomic
 def start_analysis(
     *, results: ResultsVersion, actor, scheme: Any = None, schemes: Any = None
@@ -156,8 +147,8 @@ def start_analysis(
     """
     if not can_see_results(actor, results.registration):
         raise PermissionDenied("You cannot analyse these results.")
-    frame = results_frame(results)
-    tasks = sorted(frame["task"].unique())
+    table = results_table(results)
+    tasks = table.tasks
     exploratory = scheme is not None or schemes is not None
     if exploratory:
         by_task = _clean_exploratory(scheme, schemes, tasks)
@@ -165,9 +156,12 @@ def start_analysis(
         by_task = _registered_schemes(registered_design(results), tasks)
     if not by_task:
         raise ValidationError({"scheme": "No task of the results is registered."})
-    check_run_limits(by_task, frame)
+    check_run_limits(by_task, table.frame)
     ResultsVersion.objects.select_for_update().filter(pk=results.pk).first()
-    existing = _identical_pending_run(results, by_task, exploratory)
+    existing = run_state.identical_pending_run(
+        AnalysisRun.objects.filter(results=results, exploratory=exploratory),
+        lambda run: run.scheme == by_task,
+    )
     if existing is not None:
         return existing
     run = AnalysisRun.objects.create(
@@ -231,11 +225,7 @@ def retry_analysis(*, run: AnalysisRun, actor=None) -> AnalysisRun:
 
 def send_analysis(run_id: int) -> None:
     """Send the run's job to the queue, recording whether it got there."""
-    enqueue(
-        execute_analysis,
-        run_id,
-        on_sent=run_state.recorder_of_sending(AnalysisRun, run_id),
-    )
+    run_state.send_run(execute_analysis, AnalysisRun, run_id)
 
 
 def compute_output(

@@ -1,8 +1,11 @@
 """Uploaded results kept between the preview and the organizer's decision.
 
-The bytes go to a private file under ``MEDIA_ROOT/tmp`` whose name joins the
-registration, the user and a random token; the file name, the team affiliations
-and the token live in the user's session.
+What is kept is the checked table's normalised CSV (``analysis.uploads``
+parses the file once and reads this text back for the preview and the commit),
+in a private file under ``MEDIA_ROOT/tmp`` whose name joins the registration,
+the user and a random token, with the rows' lines in the uploaded file beside
+it (``.lines``) when they are not those of the CSV; the uploaded file's name,
+the team affiliations and the token live in the user's session.
 
 Bounds (settings, docs/security.md): each user keeps at most
 `MAX_STAGED_UPLOADS_PER_USER` previews and `MAX_STAGED_BYTES_PER_USER` bytes;
@@ -28,6 +31,7 @@ from django.conf import settings
 SESSION_KEY = "analysis_staged_uploads"
 TOKEN = re.compile(r"^[0-9a-f]{32}$")
 CLAIMED = ".claimed"
+LINES = ".lines"  # beside the kept bytes: what `stage_upload` got as `lines`
 
 
 class StagingError(ValueError):
@@ -43,6 +47,14 @@ class StagedUpload:
 
     def read(self) -> bytes:
         return self.path.read_bytes()
+
+    def read_lines(self) -> bytes:
+        """The `lines` kept with the upload (b"" if none were given)."""
+        kept = self.path.name.removesuffix(CLAIMED) + LINES
+        try:
+            return self.path.with_name(kept).read_bytes()
+        except FileNotFoundError:
+            return b""
 
 
 def staging_dir() -> Path:
@@ -84,23 +96,40 @@ def _make_room(user_pk: int, size: int) -> None:
         len(files) >= settings.MAX_STAGED_UPLOADS_PER_USER or total + size > limit_bytes
     ):
         _, old_size, path = files.pop(0)
-        path.unlink(missing_ok=True)
+        _remove(path, claimed=False)  # a claimed copy is being committed: kept
         total -= old_size
 
 
+def _remove(path: Path, *, claimed: bool = True) -> None:
+    """The staged file at `path` and its lines (and its claimed copy)."""
+    suffixes = ("", LINES, CLAIMED) if claimed else ("", LINES)
+    for suffix in suffixes:
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+
+
 def stage_upload(
-    *, session, user, registration, name: str, data: bytes, teams: dict[str, str]
+    *,
+    session,
+    user,
+    registration,
+    name: str,
+    data: bytes,
+    teams: dict[str, str],
+    lines: bytes = b"",
 ) -> str:
-    """Keep `data` for this user and registration; return the token naming it."""
+    """Keep `data` (and `lines`, read back by ``StagedUpload.read_lines``) for
+    this user and registration; return the token naming it."""
     staging_dir().mkdir(parents=True, exist_ok=True)
     _sweep()
     _make_room(user.pk, len(data))
     token = secrets.token_hex(16)
     path = _path(registration.pk, user.pk, token)
     try:
+        if lines:
+            path.with_name(path.name + LINES).write_bytes(lines)
         path.write_bytes(data)
     except OSError as exc:  # disk full, read-only media: say so, keep nothing
-        path.unlink(missing_ok=True)
+        _remove(path)
         raise StagingError(
             f"The server could not keep the file for its preview ({exc.strerror}); "
             "nothing was stored. Try again later."
@@ -148,9 +177,7 @@ def release_upload(upload: StagedUpload) -> None:
 
 def discard_upload(*, session, user, registration, token: str) -> None:
     if TOKEN.match(token):
-        path = _path(registration.pk, user.pk, token)
-        path.unlink(missing_ok=True)
-        path.with_name(path.name + CLAIMED).unlink(missing_ok=True)
+        _remove(_path(registration.pk, user.pk, token))
     staged = dict(session.get(SESSION_KEY, {}))
     if staged.pop(token, None) is not None:
         session[SESSION_KEY] = staged

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from analysis import run_state
 from analysis.access import visible_results
 from analysis.services import can_upload_results
 
@@ -38,16 +39,10 @@ def _run_data(run: CaseModelRun) -> dict:
     return {
         "id": run.pk,
         "metadata": run.metadata_id,
-        "status": run.status,
-        "progress": run.progress,
         "exploratory": run.exploratory,
         "announcement": run.announcement,
         "spec": run.spec,
-        "engine_version": run.engine_version,
-        "error": run.error or None,
-        "note": run.note or None,
-        "created": run.created.isoformat(),
-        "output": run.output,
+        **run_state.run_fields(run),
     }
 
 

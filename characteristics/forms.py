@@ -4,20 +4,16 @@ from __future__ import annotations
 
 from django import forms
 
-from analysis.forms import within_upload_limit
+from analysis.forms import TableFileField
 from casemodels import column_kind
 
 
 class MetadataUploadForm(forms.Form):
-    file = forms.FileField(
+    file = TableFileField(
         label="Case metadata (CSV or XLSX)",
         help_text="A 'case' column (and 'task' when case ids repeat across tasks); "
         "every other column is a characteristic or a grouping.",
-        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}),
     )
-
-    def clean_file(self):
-        return within_upload_limit(self.cleaned_data["file"])
 
 
 class MetadataCommitForm(forms.Form):

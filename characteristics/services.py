@@ -19,7 +19,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from analysis import ingest, run_state
-from analysis.jobs import enqueue, job
+from analysis.jobs import job
 from analysis.models import AnalysisStatus, ResultsVersion
 from analysis.services import (
     can_see_results,
@@ -189,7 +189,9 @@ def start_case_model_run(
     # as stored (JSON: tuples become lists), to compare with pending runs
     spec = json.loads(json.dumps(parsed.to_dict() | {"task": data.task}))
     CaseMetadataVersion.objects.select_for_update().filter(pk=metadata.pk).first()
-    existing = _identical_pending_run(metadata, spec)
+    existing = run_state.identical_pending_run(
+        CaseModelRun.objects.filter(metadata=metadata), lambda run: run.spec == spec
+    )
     if existing is not None:
         return existing
     run = CaseModelRun.objects.create(
@@ -204,25 +206,9 @@ def start_case_model_run(
     return run
 
 
-def _identical_pending_run(
-    metadata: CaseMetadataVersion, spec: dict[str, Any]
-) -> CaseModelRun | None:
-    """A queued or running fit of the same specification on the same metadata
-    (a double click or a retried request returns it instead of a second fit)."""
-    pending = CaseModelRun.objects.filter(
-        metadata=metadata,
-        status__in=(AnalysisStatus.QUEUED, AnalysisStatus.RUNNING),
-    ).order_by("created")
-    return next((run for run in pending if run.spec == spec), None)
-
-
 def send_case_model_run(run_id: int) -> None:
     """Send the fit's job to the queue, recording whether it got there."""
-    enqueue(
-        execute_case_model_run,
-        run_id,
-        on_sent=run_state.recorder_of_sending(CaseModelRun, run_id),
-    )
+    run_state.send_run(execute_case_model_run, CaseModelRun, run_id)
 
 
 @job

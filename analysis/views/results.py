@@ -6,21 +6,16 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from .. import ingest, services, staging
+from .. import ingest, services, staging, uploads
 from ..access import visible_registration, visible_results
 from ..forms import ExploratorySchemeForm, ResultsUploadForm
 from ..models import AnalysisRun
-
-
-def _require_uploader(request, registration) -> None:
-    if not services.can_upload_results(request.user, registration):
-        raise PermissionDenied("Only the organizers upload results.")
 
 
 def _example_scheme(registration) -> str:
@@ -69,32 +64,32 @@ def results_page(request, identifier: str):
 
 @login_required
 def upload_results(request, identifier: str):
-    """Step 1: read and validate the file; keep it and show the preview."""
+    """Step 1: read and check the file; keep its table and show the preview."""
     registration = visible_registration(request, identifier)
-    _require_uploader(request, registration)
+    uploads.require_uploader(request.user, registration)
     form = ResultsUploadForm(request.POST or None, request.FILES or None)
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
-        data = upload.read()
         try:
-            ingest.validated(ingest.read_upload(upload.name, data))
+            token = uploads.stage(
+                session=request.session,
+                user=request.user,
+                registration=registration,
+                name=upload.name,
+                data=upload.read(),
+                teams=form.cleaned_data["teams"],
+            )
         except ingest.UploadError as exc:
             errors = exc.errors
+        except staging.StagingError as exc:
+            errors = [str(exc)]
         else:
-            try:
-                token = staging.stage_upload(
-                    session=request.session,
-                    user=request.user,
-                    registration=registration,
-                    name=upload.name,
-                    data=data,
-                    teams=form.cleaned_data["teams"],
-                )
-            except staging.StagingError as exc:
-                errors = [str(exc)]
-            else:
-                return redirect("analysis:preview", registration.identifier, token)
+            return redirect("analysis:preview", registration.identifier, token)
+    return _render_upload_page(request, registration, form, errors)
+
+
+def _render_upload_page(request, registration, form, errors: list[str]):
     return render(
         request,
         "analysis/upload.html",
@@ -103,40 +98,35 @@ def upload_results(request, identifier: str):
     )
 
 
-def _staged(request, registration, token: str) -> staging.StagedUpload:
-    staged = staging.staged_upload(
+@login_required
+def preview_upload(request, identifier: str, token: str):
+    registration = visible_registration(request, identifier)
+    uploads.require_uploader(request.user, registration)
+    shown = uploads.staged_preview(
         session=request.session,
         user=request.user,
         registration=registration,
         token=token,
     )
-    if staged is None:
-        raise Http404("This upload is no longer waiting; upload the file again.")
-    return staged
-
-
-@login_required
-def preview_upload(request, identifier: str, token: str):
-    registration = visible_registration(request, identifier)
-    _require_uploader(request, registration)
-    staged = _staged(request, registration, token)
-    raw = ingest.read_upload(staged.name, staged.read())
-    frame = ingest.validated(raw)
-    preview = ingest.preview_results(frame, services.latest_design(registration))
+    if shown is None:
+        raise Http404(NOT_WAITING)
     return render(
         request,
         "analysis/preview.html",
         {
             "registration": registration,
-            "staged": staged,
-            "preview": preview,
-            "identical": ingest.identical_version(registration, raw),
+            "staged": shown.staged,
+            "preview": shown.preview,
+            "identical": shown.identical,
             "findings": [
-                (f, FINDING_SEVERITY.get(f.code, "info")) for f in preview.findings
+                (f, FINDING_SEVERITY.get(f.code, "info"))
+                for f in shown.preview.findings
             ],
         },
     )
 
+
+NOT_WAITING = "This upload is no longer waiting; upload the file again."
 
 # Severity of preview findings (colours on the preview page).
 FINDING_SEVERITY = {
@@ -153,62 +143,33 @@ FINDING_SEVERITY = {
 @login_required
 @require_POST
 def commit_upload(request, identifier: str, token: str):
-    """Step 2: store the staged upload, once.
-
-    The token is claimed before anything is stored and is the version's
-    idempotency key, so a double click or a resent form stores one version.
-    """
+    """Step 2: store the staged table, once (a resent form finds it stored)."""
     registration = visible_registration(request, identifier)
-    _require_uploader(request, registration)
-    key = f"web:{token}"
-    staged = staging.claim_upload(
-        session=request.session,
-        user=request.user,
-        registration=registration,
-        token=token,
-    )
-    if staged is None:
-        stored = registration.results_versions.filter(idempotency_key=key).first()
-        if stored is None:
-            raise Http404("This upload is no longer waiting; upload the file again.")
-        messages.info(request, f"These results are stored as version {stored.number}.")
-        return redirect("analysis:results", registration.identifier)
+    uploads.require_uploader(request.user, registration)
     try:
-        results = ingest.commit_results(
+        results = uploads.commit_staged(
+            session=request.session,
+            user=request.user,
             registration=registration,
-            raw=ingest.read_upload(staged.name, staged.read()),
-            original_name=staged.name,
-            actor=request.user,
-            teams=staged.teams,
-            idempotency_key=key,
+            token=token,
             new_version=request.POST.get("new_version") == "on",
         )
     except ingest.DuplicateResultsError as exc:
-        staging.release_upload(staged)
         messages.error(request, str(exc).replace("(new_version=true)", "below"))
         return redirect("analysis:preview", registration.identifier, token)
     except ingest.UploadError as exc:
-        staging.release_upload(staged)
-        return render(
-            request,
-            "analysis/upload.html",
-            {
-                "registration": registration,
-                "form": ResultsUploadForm(),
-                "errors": exc.errors,
-            },
-            status=400,
+        return _render_upload_page(
+            request, registration, ResultsUploadForm(), exc.errors
         )
-    staging.discard_upload(
-        session=request.session,
-        user=request.user,
-        registration=registration,
-        token=token,
-    )
-    messages.success(
-        request,
-        f"Stored results version {results.number} ({results.row_count} rows).",
-    )
+    if results is None:
+        raise Http404(NOT_WAITING)
+    if results.replayed:
+        messages.info(request, f"These results are stored as version {results.number}.")
+    else:
+        messages.success(
+            request,
+            f"Stored results version {results.number} ({results.row_count} rows).",
+        )
     return redirect("analysis:results", registration.identifier)
 
 
@@ -216,8 +177,8 @@ def commit_upload(request, identifier: str, token: str):
 @require_POST
 def cancel_upload(request, identifier: str, token: str):
     registration = visible_registration(request, identifier)
-    _require_uploader(request, registration)
-    staging.discard_upload(
+    uploads.require_uploader(request.user, registration)
+    uploads.cancel(
         session=request.session,
         user=request.user,
         registration=registration,

@@ -21,7 +21,13 @@ from typing import Any
 import pandas as pd
 from django.core.management.base import BaseCommand, CommandError
 
-from ranking import parse_scheme, read_results, run_analysis, scheme_to_dict
+from ranking import (
+    parse_scheme,
+    read_results,
+    run_analysis,
+    scheme_to_dict,
+    validate_results,
+)
 
 NOT_REGISTERED = "not registered"
 
@@ -63,7 +69,8 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"{scheme_path}: {exc.strerror or exc}") from exc
         try:
-            frame = read_results(options["results"])
+            # parsed and checked once: the analysis, figures and tables share it
+            frame = validate_results(read_results(options["results"]))
             analysis = AnalysisProcess(
                 frame, scheme, bootstrap=options["bootstrap"], seed=options["seed"]
             )

@@ -1,0 +1,162 @@
+"""The results file is parsed once; its stored form is read back once per job.
+
+Upload (page or API) → preview → commit → analysis → report: the uploaded file
+goes through the one parser (`ingest.read_upload`) once, the stored normalised
+CSV through the one reader (`ingest.read_normalised`) once per request or job,
+and the stored bytes and hash are those of the table as uploaded.
+"""
+
+import hashlib
+import io
+from collections import Counter
+
+import pandas as pd
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from analysis import ingest, services, staging
+from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
+from tests.analysis.django.conftest import EXPLORATORY_SCHEME, results_csv
+
+pytestmark = pytest.mark.django_db
+
+IDENT = "miccai-2027-001"
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """How often the parser, the checks and the stored-form reader ran."""
+    counted = Counter()
+    for name in ("read_upload", "validated", "read_normalised"):
+        original = getattr(ingest, name)
+
+        def counting(*args, _name=name, _original=original, **kwargs):
+            counted[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(ingest, name, counting)
+    return counted
+
+
+def as_upload(data: bytes, name: str = "results.csv") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, data, content_type="text/csv")
+
+
+def test_the_pages_parse_the_file_once_from_upload_to_commit(
+    client, organizer, registration, calls
+):
+    client.force_login(organizer)
+    upload = client.post(
+        f"/results/{IDENT}/upload/", {"file": as_upload(results_csv()), "teams": ""}
+    )
+    assert upload.status_code == 302
+    assert client.get(upload["Location"]).status_code == 200
+    assert client.post(upload["Location"] + "commit/").status_code == 302
+    assert ResultsVersion.objects.count() == 1
+    # preview and commit each read the staged table back, once
+    assert calls == {"read_upload": 1, "validated": 3, "read_normalised": 2}
+
+
+def test_the_api_parses_and_checks_the_file_once_to_commit(
+    organizer_api, registration, calls
+):
+    response = organizer_api.post(
+        f"/api/v1/registrations/{IDENT}/results/?commit=true",
+        {"file": as_upload(results_csv())},
+        format="multipart",
+    )
+    assert response.status_code == 201
+    assert calls == {"read_upload": 1, "validated": 1}
+
+
+def test_analysis_and_report_read_the_stored_table_once(registration, organizer, calls):
+    results = ingest.commit_results(
+        registration=registration,
+        raw=ingest.read_upload("results.csv", results_csv(n_cases=12)),
+        original_name="results.csv",
+        actor=organizer,
+    )
+    run = AnalysisRun.objects.create(
+        results=results,
+        scheme={"Brain": EXPLORATORY_SCHEME, "Heart": EXPLORATORY_SCHEME},
+        exploratory=True,
+        seed=7,
+        requested_by=organizer,
+    )
+    calls.clear()
+    services.execute_analysis(run.pk)
+    run.refresh_from_db()
+    assert run.status == AnalysisStatus.DONE
+    assert run.report
+    assert calls == {"read_normalised": 1, "validated": 1}
+
+
+def csv_with_blank_lines_and_quotes() -> bytes:
+    return (
+        b"task,case,algorithm,metric,value\r\n"
+        b'Brain,"case 1, left",A1,DSC,0.930\r\n'
+        b"\r\n"
+        b"Brain,case 2 ,A1,DSC,\r\n"
+        b'Brain,"case 1, left",A2,DSC,0.5\r\n'
+        b"Brain,case 2 ,A2,DSC,1e-1\r\n"
+    )
+
+
+def xlsx_table() -> bytes:
+    """Case ids with leading zeros, a whole float (written "1"), a blank value."""
+    buffer = io.BytesIO()
+    pd.DataFrame(
+        {
+            "task": ["Brain"] * 3,
+            "case": ["007", "007", "008"],
+            "algorithm": ["A1", "A2", "A1"],
+            "metric": ["DSC"] * 3,
+            "value": [0.93, 1.0, None],
+        }
+    ).to_excel(buffer, index=False)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [("r.csv", csv_with_blank_lines_and_quotes()), ("r.xlsx", xlsx_table())],
+)
+def test_stored_bytes_are_the_normalised_table_as_uploaded(
+    client, organizer, registration, name, data
+):
+    expected = ingest.normalised_csv(ingest.read_upload(name, data))
+    client.force_login(organizer)
+    upload = client.post(f"/results/{IDENT}/upload/", {"file": as_upload(data, name)})
+    client.post(upload["Location"] + "commit/")
+    version = ResultsVersion.objects.get()
+    assert version.content == expected
+    assert version.sha256 == hashlib.sha256(expected.encode()).hexdigest()
+    table = services.results_table(version)
+    assert (table.content, table.sha256, len(table)) == (
+        version.content,
+        version.sha256,
+        version.row_count,
+    )
+
+
+def test_a_staged_preview_names_the_lines_of_the_uploaded_file(
+    client, organizer, registration
+):
+    def out_of_bounds(frame):
+        frame.loc[5, "value"] = "1.5"
+        return frame
+
+    lines = results_csv(n_cases=3, edit=out_of_bounds).split(b"\n")
+    data = b"\n".join([*lines[:3], b"", b"", *lines[3:]])  # two blank lines
+    client.force_login(organizer)
+    upload = client.post(f"/results/{IDENT}/upload/", {"file": as_upload(data)})
+    page = client.get(upload["Location"]).content.decode()
+    assert "value(s) outside [0, 1] (lines 9)." in page  # row 6 of the table
+    assert len(list(staging.staging_dir().glob("results-*.upload.lines"))) == 1
+    client.post(upload["Location"] + "commit/")
+    assert list(staging.staging_dir().iterdir()) == []  # the lines go too
