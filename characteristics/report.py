@@ -25,7 +25,7 @@ from reportlab.platypus import (
 )
 
 from analysis.plots import figure_png
-from registry.exports.pdf_style import a4_page
+from registry.pdf_style import a4_page
 
 from .plots import forest_global, forest_per_algorithm
 from .summary import failure_rate_table, findings

@@ -38,7 +38,7 @@ from reportlab.platypus import (
 )
 
 from analysis.output import AnalysisOutput
-from registry.exports.pdf_style import a4_page, load_fonts
+from registry.pdf_style import a4_page, load_fonts
 
 from .data import (
     RANK_CI_MEANINGS,

@@ -3,7 +3,7 @@
 It never touches the database: everything comes in through the plain
 `DesignDocument`.
 
-Fonts and page: `pdf_style`. Without DejaVu Sans the PDF falls back to
+Fonts and page: `registry.pdf_style`. Without DejaVu Sans the PDF falls back to
 Helvetica and replaces characters Helvetica cannot show (≥ → >=, others → ?).
 All user text is escaped for reportlab's Paragraph markup, so ``<b>`` or ``&``
 in an answer prints literally and cannot inject markup.
@@ -31,8 +31,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from ..pdf_style import DEJAVU_DIR, Fonts, a4_page, load_fonts
 from .design_document import DesignAnswer, DesignDocument
-from .pdf_style import DEJAVU_DIR, Fonts, a4_page, load_fonts
 
 MISSING_COLOR = colors.HexColor("#b00020")
 MUTED_COLOR = colors.HexColor("#555555")
