@@ -1,27 +1,60 @@
-"""Audit events: written once by `audit.services.record`, never changed."""
+"""Audit events: written once by `audit.services.record`, never changed; and the
+base of every write-once row (`WriteOnceModel`: audit events, registrations)."""
+
+from typing import ClassVar, NoReturn
 
 from django.conf import settings
 from django.db import models
 
 
-class AuditEventQuerySet(models.QuerySet):
-    """Events are append-only: bulk updates and deletes are refused."""
+class WriteOnceError(Exception):
+    """An attempt to change or delete a write-once row."""
+
+
+class WriteOnceQuerySet(models.QuerySet):
+    """Bulk updates and deletes of write-once rows are refused."""
 
     def update(self, **kwargs):
-        raise AuditLogError("Audit events cannot be changed.")
+        self.model.refuse("changed")
 
     def delete(self):
-        raise AuditLogError("Audit events cannot be deleted.")
+        self.model.refuse("deleted")
 
     def bulk_update(self, objs, fields, batch_size=None):
-        raise AuditLogError("Audit events cannot be changed.")
+        self.model.refuse("changed")
 
 
-class AuditLogError(Exception):
+class WriteOnceModel(models.Model):
+    """A row written once and never changed or deleted: the ORM refuses to save a
+    stored row, to delete one, and to update or delete rows in bulk, raising
+    `refusal` (the model's own subclass of `WriteOnceError`)."""
+
+    refusal: ClassVar[type[WriteOnceError]] = WriteOnceError
+
+    objects = WriteOnceQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            self.refuse("changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        self.refuse("deleted")
+
+    @classmethod
+    def refuse(cls, what: str) -> NoReturn:
+        rows = str(cls._meta.verbose_name_plural).capitalize()
+        raise cls.refusal(f"{rows} cannot be {what}.")
+
+
+class AuditLogError(WriteOnceError):
     """An attempt to change or delete an audit event."""
 
 
-class AuditEvent(models.Model):
+class AuditEvent(WriteOnceModel):
     """Who did what to which object, when, with the details that matter."""
 
     actor = models.ForeignKey(
@@ -39,7 +72,7 @@ class AuditEvent(models.Model):
     details = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 
-    objects = AuditEventQuerySet.as_manager()
+    refusal = AuditLogError
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -47,11 +80,3 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.actor_name} {self.action} {self.target_type} {self.target_id}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise AuditLogError("Audit events cannot be changed.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AuditLogError("Audit events cannot be deleted.")

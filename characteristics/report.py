@@ -13,7 +13,6 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import cm
 from reportlab.platypus import (
@@ -26,6 +25,7 @@ from reportlab.platypus import (
 )
 
 from analysis.plots import figure_png
+from registry.pdf_style import a4_page
 
 from .plots import forest_global, forest_per_algorithm
 from .summary import failure_rate_table, findings
@@ -230,11 +230,7 @@ def render_case_model_pdf(report: CaseModelReport) -> bytes:
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
         buffer,
-        pagesize=A4,
-        leftMargin=2 * cm,
-        rightMargin=2 * cm,
-        topMargin=1.8 * cm,
-        bottomMargin=1.8 * cm,
+        **a4_page(2 * cm, top=1.8 * cm, bottom=1.8 * cm),
         title="Case characteristics",
         author="Challenge registry",
         invariant=True,

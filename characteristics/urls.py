@@ -4,20 +4,13 @@ from . import views
 
 app_name = "characteristics"
 
+characteristics = "results/versions/<int:pk>/case-characteristics/"
 run = "case-models/<int:pk>/"
 
 urlpatterns = [
-    path("results/versions/<int:pk>/case-characteristics/", views.page, name="page"),
-    path(
-        "results/versions/<int:pk>/case-characteristics/upload/",
-        views.upload,
-        name="upload",
-    ),
-    path(
-        "results/versions/<int:pk>/case-characteristics/commit/",
-        views.commit,
-        name="commit",
-    ),
+    path(characteristics, views.page, name="page"),
+    path(f"{characteristics}upload/", views.upload, name="upload"),
+    path(f"{characteristics}commit/", views.commit, name="commit"),
     path("case-metadata/<int:pk>/models/", views.start, name="start"),
     path(run, views.run_page, name="run"),
     path(f"{run}body/", views.run_body, name="run-body"),

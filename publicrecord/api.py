@@ -18,7 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.models import Registration, RegistrationVersion
+from registry.access import public_registration
+from registry.models import RegistrationVersion
 from registry.pagination import PAGE_PARAMETERS, paginated, paginated_schema
 
 from .citation import bibtex, citation_record, csl_json, datacite_xml
@@ -91,12 +92,6 @@ def csv_response(stats: dict) -> HttpResponse:
     return response
 
 
-def registration_or_404(identifier: str) -> Registration:
-    return get_object_or_404(
-        Registration.objects.select_related("challenge", "call"), identifier=identifier
-    )
-
-
 class Quality(APIView):
     """The quality profile of a registered challenge: criteria, not a score."""
 
@@ -104,7 +99,7 @@ class Quality(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, identifier: str) -> Response:
-        registration = registration_or_404(identifier)
+        registration = public_registration(identifier)
         criteria = quality_profile(registration)
         return Response(
             {
@@ -118,7 +113,7 @@ class Quality(APIView):
 
 
 def version_or_404(identifier: str, number: int | None) -> RegistrationVersion:
-    registration = registration_or_404(identifier)
+    registration = public_registration(identifier)
     versions = registration.versions.select_related("registration")
     if number is None:
         return versions.order_by("-number").first()
@@ -217,7 +212,7 @@ class FeedbackThread(APIView):
         parameters=PAGE_PARAMETERS, responses=paginated_schema("FeedbackPage")
     )
     def get(self, request: Request, identifier: str) -> Response:
-        registration = registration_or_404(identifier)
+        registration = public_registration(identifier)
         return paginated(
             request,
             thread(registration),
@@ -227,7 +222,7 @@ class FeedbackThread(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request, identifier: str) -> Response:
-        registration = registration_or_404(identifier)
+        registration = public_registration(identifier)
         data = _body(request)
         try:
             feedback = post_feedback(

@@ -12,10 +12,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from registry.access import public_registration
 from registry.models import Call
 from registry.pagination import html_page
 
-from .api import csv_response, registration_or_404
+from .api import csv_response
 from .feedback import (
     RateLimitedError,
     answer_feedback,
@@ -136,7 +137,7 @@ def _refused(request: HttpRequest, registration, exc: Exception, **extra):
 
 def feedback_page(request: HttpRequest, identifier: str) -> HttpResponse:
     """The public thread; signed-in users post a comment here."""
-    registration = registration_or_404(identifier)
+    registration = public_registration(identifier)
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -155,7 +156,7 @@ def feedback_page(request: HttpRequest, identifier: str) -> HttpResponse:
 @login_required
 @require_POST
 def feedback_answer(request: HttpRequest, identifier: str, pk: int) -> HttpResponse:
-    registration = registration_or_404(identifier)
+    registration = public_registration(identifier)
     feedback = get_object_or_404(Feedback, pk=pk, registration=registration)
     try:
         answer_feedback(
@@ -170,7 +171,7 @@ def feedback_answer(request: HttpRequest, identifier: str, pk: int) -> HttpRespo
 @login_required
 @require_POST
 def feedback_hide(request: HttpRequest, identifier: str, pk: int) -> HttpResponse:
-    registration = registration_or_404(identifier)
+    registration = public_registration(identifier)
     feedback = get_object_or_404(Feedback, pk=pk, registration=registration)
     try:
         hide_feedback(

@@ -216,11 +216,12 @@ def _naive_significance(xb: np.ndarray, alpha: float) -> np.ndarray:
     return sig
 
 
-def scenario_a(
-    n_boot: int, naive_samples: int, baseline: Path | None, work: Path
-) -> list[str]:
-    frame = msd_like(n_tasks=17, n_algorithms=19, n_cases=100, seed=0)
-    scheme = {**MSD_SCHEME, "uncertainty": {"bootstrap": n_boot, "seed": SEED}}
+def _time_engine(
+    frame: pd.DataFrame, scheme: dict[str, Any], baseline: Path | None, label: str
+) -> tuple[dict[str, Any], float, float, tuple[float, float] | None, float]:
+    """The engine's analysis alone (no audit, no leave-one-case-out) on `frame`:
+    its output, wall and CPU seconds, today's engine's (wall, CPU) on the same
+    run (scenario `label`; None without a baseline) and the peak traced MiB."""
 
     def engine() -> dict[str, Any]:
         return run_analysis(
@@ -228,8 +229,16 @@ def scenario_a(
         ).to_json_dict()
 
     out, wall, cpu = _timed(engine)
-    old = _baseline_analysis(baseline, "a", scheme)
-    peak = _peak_mib(engine)
+    old = _baseline_analysis(baseline, label, scheme)
+    return out, wall, cpu, old, _peak_mib(engine)
+
+
+def scenario_a(
+    n_boot: int, naive_samples: int, baseline: Path | None, work: Path
+) -> list[str]:
+    frame = msd_like(n_tasks=17, n_algorithms=19, n_cases=100, seed=0)
+    scheme = {**MSD_SCHEME, "uncertainty": {"bootstrap": n_boot, "seed": SEED}}
+    out, wall, cpu, old, peak = _time_engine(frame, scheme, baseline, "a")
 
     results, scheme_file = work / "msd.csv", work / "msd.json"
     frame.to_csv(results, index=False)
@@ -319,15 +328,7 @@ def _scenario_b_frame() -> pd.DataFrame:
 def scenario_b(n_boot: int, naive_samples: int, baseline: Path | None) -> list[str]:
     frame = _scenario_b_frame()
     scheme = {**MEAN_SCHEME, "uncertainty": {"bootstrap": n_boot, "seed": SEED}}
-
-    def engine() -> dict[str, Any]:
-        return run_analysis(
-            frame, scheme, audit=False, leave_one_out=False
-        ).to_json_dict()
-
-    out, wall, cpu = _timed(engine)
-    old = _baseline_analysis(baseline, "b", scheme)
-    peak = _peak_mib(engine)
+    out, wall, cpu, old, peak = _time_engine(frame, scheme, baseline, "b")
 
     cases = sorted(set(frame["case"]))
     long = frame.set_index("case")

@@ -47,6 +47,7 @@ from scipy import stats
 
 from ._exact import differences_safe, exact_means
 from ._ranks import rank_rows
+from .scheme import RANK_CI_METHODS
 
 __all__ = [
     "RANK_CI_METHODS",
@@ -62,15 +63,6 @@ __all__ = [
     "rank_intervals_detailed",
     "rank_transform_anova_test",
 ]
-
-RANK_CI_METHODS: tuple[str, ...] = (
-    "bootstrap",
-    "bootstrap_unpaired",
-    "id_nemenyi",
-    "id_wilcoxon_two_sided",
-    "id_wilcoxon_one_sided",
-    "anova_tukey",
-)
 
 #: Largest number of cases for which the exact Wilcoxon null distribution is used.
 WILCOXON_EXACT_MAX_N = 50
@@ -346,6 +338,33 @@ def _not_rejected(
     )
 
 
+def _rejected(
+    method: str,
+    alpha: float,
+    statistic: float,
+    pvalue: float,
+    raw: np.ndarray,
+    p_better: np.ndarray,
+    p_worse: np.ndarray,
+    better: np.ndarray,
+    worse: np.ndarray,
+) -> RankIntervalResult:
+    """The result when the omnibus gate rejects: intervals from the post-hoc test."""
+    return RankIntervalResult(
+        method=method,
+        alpha=alpha,
+        intervals=_intervals_from(better, worse),
+        omnibus_statistic=statistic,
+        omnibus_pvalue=pvalue,
+        gate_rejected=True,
+        pvalues=raw,
+        pvalues_better=np.array(p_better),
+        pvalues_worse=np.array(p_worse),
+        better=better,
+        worse=worse,
+    )
+
+
 def holm_adjust(pvalues: np.ndarray) -> np.ndarray:
     """Holm step-down adjusted p-values of one family.
 
@@ -458,18 +477,8 @@ def _iman_davenport_posthoc(
         p_better = _holm_rows(raw.T)  # row i: is k better than i?
         better, worse = p_better <= alpha, p_worse <= alpha
 
-    return RankIntervalResult(
-        method=method,
-        alpha=alpha,
-        intervals=_intervals_from(better, worse),
-        omnibus_statistic=statistic,
-        omnibus_pvalue=pvalue,
-        gate_rejected=True,
-        pvalues=raw,
-        pvalues_better=np.array(p_better),
-        pvalues_worse=np.array(p_worse),
-        better=better,
-        worse=worse,
+    return _rejected(
+        method, alpha, statistic, pvalue, raw, p_better, p_worse, better, worse
     )
 
 
@@ -620,12 +629,7 @@ def rank_transform_anova_test(
 ) -> tuple[float, float]:
     """Repeated-measures ANOVA on globally rank-transformed scores (seed 001).
 
-    Parameters
-    ----------
-    values : array_like, shape (n_cases, m_algorithms)
-        Scores without NaN.
-    higher_is_better : bool, optional
-        Direction (does not change the result; kept for symmetry).
+    Parameters are those of :func:`iman_davenport_test`.
 
     Returns
     -------
@@ -685,19 +689,7 @@ def _anova_tukey(s: np.ndarray, alpha: float) -> RankIntervalResult:
     significant = raw <= alpha
     better = significant & (means[np.newaxis, :] > means[:, np.newaxis])
     worse = significant & (means[np.newaxis, :] < means[:, np.newaxis])
-    return RankIntervalResult(
-        method=method,
-        alpha=alpha,
-        intervals=_intervals_from(better, worse),
-        omnibus_statistic=statistic,
-        omnibus_pvalue=pvalue,
-        gate_rejected=True,
-        pvalues=raw,
-        pvalues_better=raw.copy(),
-        pvalues_worse=raw.copy(),
-        better=better,
-        worse=worse,
-    )
+    return _rejected(method, alpha, statistic, pvalue, raw, raw, raw, better, worse)
 
 
 # -------------------------------------------------------------------- bootstrap

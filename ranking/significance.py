@@ -712,20 +712,14 @@ def significance_map(
     """The significance map of seed 000 (Fig. 7): one-sided Wilcoxon, Holm.
 
     ``significant[i, j]`` is True when algorithm i is significantly better
-    than j after Holm's adjustment over all m(m - 1) ordered pairs.
+    than j after Holm's adjustment over all m(m - 1) ordered pairs: the
+    test-based ranking (:func:`significance_ranking`) with ``p_adjust="holm"``.
     """
-    p, significant = _decide(
+    return significance_ranking(
         values,
-        None,
         alpha=alpha,
         p_adjust="holm",
         method=method,
+        ties=ties,
         higher_is_better=higher_is_better,
-    )
-    scores = significant.sum(axis=1).astype(np.float64)
-    return SignificanceResult(
-        pvalues=p,
-        significant=significant,
-        scores=scores,
-        ranks=rank_rows(scores, ties=ties, higher_is_better=True),
     )

@@ -14,7 +14,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from .models import Challenge, Task
+from .models import Challenge, Registration, Task
 from .permissions import (
     can_edit_challenge,
     can_manage_organizers,
@@ -51,6 +51,14 @@ def owned_challenge(request, pk: int) -> Challenge:
 
 def task_of(challenge: Challenge, task_pk: int) -> Task:
     return get_object_or_404(Task, pk=task_pk, challenge=challenge)
+
+
+def public_registration(identifier: str) -> Registration:
+    """A registration by its identifier (registrations are public); 404 if none."""
+    return get_object_or_404(
+        Registration.objects.select_related("challenge", "call"),
+        identifier=identifier,
+    )
 
 
 def visible_challenges(user):

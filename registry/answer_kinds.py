@@ -64,6 +64,19 @@ def _object(value: Any, allowed: set[str]) -> dict:
     return value
 
 
+def _list(value: dict, field: str, refusal: str) -> list:
+    """``value[field]`` if it is a list of at least one item; else the refusal."""
+    items = value.get(field)
+    if not isinstance(items, list) or not items:
+        raise ValidationError(f"{field}: {refusal}")
+    return items
+
+
+def _with_details(text: str, value: dict) -> str:
+    """`text`, then the answer's details (if any) as a sentence of their own."""
+    return f"{text}. {value['details']}" if value.get("details") else text
+
+
 def _number(value: Any, field: str, *, allow_none: bool = False) -> float | None:
     if value is None and allow_none:
         return None
@@ -123,8 +136,7 @@ class ChoiceKind(AnswerKind):
     def to_text(self, value):
         if not value:
             return ""
-        text = value["choice"]
-        return f"{text}. {value['details']}" if value.get("details") else text
+        return _with_details(value["choice"], value)
 
 
 class MultiChoiceKind(AnswerKind):
@@ -134,9 +146,7 @@ class MultiChoiceKind(AnswerKind):
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"choices", "details"})
-        picked = value.get("choices")
-        if not isinstance(picked, list) or not picked:
-            raise ValidationError("choices: pick at least one option.")
+        picked = _list(value, "choices", "pick at least one option.")
         for item in picked:
             if item not in (*choices, OTHER):
                 raise ValidationError(
@@ -155,8 +165,7 @@ class MultiChoiceKind(AnswerKind):
     def to_text(self, value):
         if not value:
             return ""
-        text = ", ".join(value["choices"])
-        return f"{text}. {value['details']}" if value.get("details") else text
+        return _with_details(", ".join(value["choices"]), value)
 
 
 class CountKind(AnswerKind):
@@ -183,8 +192,7 @@ class CountKind(AnswerKind):
     def to_text(self, value):
         if not value:
             return ""
-        text = str(value["count"])
-        return f"{text}. {value['details']}" if value.get("details") else text
+        return _with_details(str(value["count"]), value)
 
 
 class ScheduleKind(AnswerKind):
@@ -194,9 +202,7 @@ class ScheduleKind(AnswerKind):
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"events", "details"})
-        events = value.get("events")
-        if not isinstance(events, list) or not events:
-            raise ValidationError("events: give at least one dated event.")
+        events = _list(value, "events", "give at least one dated event.")
         cleaned = []
         for i, event in enumerate(events, start=1):
             if not isinstance(event, dict):
@@ -241,9 +247,7 @@ class InstitutionsKind(AnswerKind):
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"institutions", "contact", "details"})
-        institutions = value.get("institutions")
-        if not isinstance(institutions, list) or not institutions:
-            raise ValidationError("institutions: name at least one institution.")
+        institutions = _list(value, "institutions", "name at least one institution.")
         names = [_text(n, "institutions[]", limit=300) for n in institutions]
         contact = _object(value.get("contact") or {}, {"name", "email"})
         name = _text(contact.get("name"), "contact.name", limit=300)
@@ -275,7 +279,7 @@ class InstitutionsKind(AnswerKind):
         contact = value["contact"]
         text = "; ".join(value["institutions"])
         text += f". Contact: {contact['name']} <{contact['email']}>"
-        return f"{text}. {value['details']}" if value.get("details") else text
+        return _with_details(text, value)
 
 
 METRIC_KEYS = {"name", "higher_is_better", "worst_value", "lower_bound", "upper_bound"}
@@ -288,9 +292,7 @@ class MetricsKind(AnswerKind):
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"metrics", "details"})
-        metrics = value.get("metrics")
-        if not isinstance(metrics, list) or not metrics:
-            raise ValidationError("metrics: name at least one metric.")
+        metrics = _list(value, "metrics", "name at least one metric.")
         cleaned, seen = [], set()
         for i, metric in enumerate(metrics, start=1):
             where = f"metrics[{i}]"
@@ -366,7 +368,7 @@ class MetricsKind(AnswerKind):
                 extra.append(f"range [{lo}, {hi}]")
             parts.append(f"{m['name']} ({', '.join(extra)})")
         text = "; ".join(parts)
-        return f"{text}. {value['details']}" if value.get("details") else text
+        return _with_details(text, value)
 
 
 KINDS: dict[str, AnswerKind] = {

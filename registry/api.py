@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -18,7 +17,7 @@ from .access import conflict, get_challenge, get_task
 from .models import Call, Challenge, Task
 from .parameters import PARAMETERS
 from .permissions import challenges_visible_to
-from .schemes import set_task_scheme
+from .schemes import update_task
 from .selectors import completeness_of
 from .serializers import (
     AnswerWriteSerializer,
@@ -33,13 +32,7 @@ from .serializers import (
     completeness_data,
     parameter_data,
 )
-from .versions import (
-    OtherChange,
-    StaleEditError,
-    check,
-    etag,
-    version_from_if_match,
-)
+from .versions import StaleEditError, etag, version_from_if_match
 
 
 def expected_version(request: Request, kind: str) -> int | None:
@@ -177,27 +170,12 @@ class TaskDetail(APIView):
         data = TaskUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            with transaction.atomic():
-                current = Task.objects.select_for_update().get(pk=task.pk)
-                check(
-                    expected_version(request, "task"),
-                    current.version,
-                    lambda: OtherChange(
-                        f"Task “{current.name}”",
-                        "another organizer",
-                        None,
-                        f"name “{current.name}”, scheme "
-                        + ("set" if current.scheme else "not set"),
-                    ),
-                )
-                if "name" in data.validated_data:
-                    services.rename_task(
-                        task=task, name=data.validated_data["name"], actor=request.user
-                    )
-                if "scheme" in request.data:
-                    set_task_scheme(
-                        task=task, scheme=request.data["scheme"], actor=request.user
-                    )
+            update_task(
+                task=task,
+                actor=request.user,
+                changes=data.validated_data,
+                seen_version=expected_version(request, "task"),
+            )
         except StaleEditError as exc:
             return precondition_failed(exc)
         task = get_task(request, pk)

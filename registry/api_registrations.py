@@ -24,7 +24,7 @@ from registry.pagination import (
     paginated_schema,
 )
 
-from .access import conflict, get_challenge
+from .access import conflict, get_challenge, public_registration
 from .amendments import approve_amendment, propose_amendment, reject_amendment
 from .design import Design, diff_designs
 from .models import (
@@ -78,13 +78,6 @@ def amendment_data(amendment: Amendment) -> dict:
         "version": amendment.version.number if amendment.version else None,
         "created": amendment.created.isoformat(),
     }
-
-
-def get_registration(identifier: str) -> Registration:
-    return get_object_or_404(
-        Registration.objects.select_related("challenge", "call"),
-        identifier=identifier,
-    )
 
 
 class Register(APIView):
@@ -199,7 +192,7 @@ class RegistrationDetail(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, identifier: str) -> Response:
-        return Response(registration_data(get_registration(identifier)))
+        return Response(registration_data(public_registration(identifier)))
 
 
 class CanonicalBytes(APIView):
@@ -228,7 +221,7 @@ class RegistrationDiff(APIView):
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, identifier: str) -> Response:
-        registration = get_registration(identifier)
+        registration = public_registration(identifier)
         numbers = {}
         for key in ("from", "to"):
             raw = request.query_params.get(key, "")
@@ -254,7 +247,7 @@ class AmendmentWrite(serializers.Serializer):
 class AmendmentList(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, identifier: str) -> Response:
-        registration = get_registration(identifier)
+        registration = public_registration(identifier)
         challenge = registration.challenge
         amendments = registration.amendments.select_related("version", "registration")
         if not (
@@ -267,7 +260,7 @@ class AmendmentList(APIView):
 
     @extend_schema(request=AmendmentWrite, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request, identifier: str) -> Response:
-        registration = get_registration(identifier)
+        registration = public_registration(identifier)
         data = AmendmentWrite(data=request.data)
         data.is_valid(raise_exception=True)
         changes = {

@@ -9,6 +9,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connection, models
 from django.db.models import Q
 
+from audit.models import WriteOnceError, WriteOnceModel
+
 from .enums import ChallengeStatus
 from .lock import RegisteredDataError, amending, record_refusal
 
@@ -251,24 +253,11 @@ class StatusChange(models.Model):
         return f"{self.challenge_id}: {self.from_status} → {self.to_status}"
 
 
-class ImmutableQuerySet(models.QuerySet):
-    """Registration records are append-only: bulk updates and deletes are refused."""
-
-    def update(self, **kwargs):
-        raise ImmutableRecordError("Registration versions cannot be updated.")
-
-    def delete(self):
-        raise ImmutableRecordError("Registration versions cannot be deleted.")
-
-    def bulk_update(self, objs, fields, batch_size=None):
-        raise ImmutableRecordError("Registration versions cannot be updated.")
-
-
-class ImmutableRecordError(Exception):
+class ImmutableRecordError(WriteOnceError):
     """An attempt to change an append-only registration record."""
 
 
-class Registration(models.Model):
+class Registration(WriteOnceModel):
     """The public, frozen record of an accepted challenge design."""
 
     challenge = models.OneToOneField(
@@ -279,7 +268,7 @@ class Registration(models.Model):
     identifier = models.CharField(max_length=80, unique=True)
     created = models.DateTimeField(auto_now_add=True)
 
-    objects = ImmutableQuerySet.as_manager()
+    refusal = ImmutableRecordError
 
     class Meta:
         constraints = [
@@ -292,16 +281,8 @@ class Registration(models.Model):
     def __str__(self) -> str:
         return self.identifier
 
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ImmutableRecordError("Registrations cannot be changed.")
-        super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
-        raise ImmutableRecordError("Registrations cannot be deleted.")
-
-
-class RegistrationVersion(models.Model):
+class RegistrationVersion(WriteOnceModel):
     """One version of a registered design: the exact canonical bytes and their hash.
 
     `canonical` holds the UTF-8 text of the canonical JSON whose SHA-256 is
@@ -326,7 +307,7 @@ class RegistrationVersion(models.Model):
         default=False, help_text="Approved after the first results were uploaded."
     )
 
-    objects = ImmutableQuerySet.as_manager()
+    refusal = ImmutableRecordError
 
     class Meta:
         ordering = ["registration_id", "number"]
@@ -338,14 +319,6 @@ class RegistrationVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration_id} v{self.number}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ImmutableRecordError("Registration versions cannot be changed.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ImmutableRecordError("Registration versions cannot be deleted.")
 
 
 class AmendmentStatus(models.TextChoices):

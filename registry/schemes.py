@@ -9,6 +9,7 @@ disagree.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +22,8 @@ from ranking.scheme import Scheme
 
 from .models import Answer, Task
 from .parameters import SCHEME_PROSE, Role
-from .services import AnswerInput, require_edit, store_answers
+from .services import AnswerInput, rename_task, require_edit, store_answers
+from .versions import OtherChange, check
 
 # Parameter number → key of `describe_scheme`: the prose a scheme writes.
 PROSE_FROM_SCHEME = {role.number: key for role, key in SCHEME_PROSE.items()}
@@ -131,6 +133,32 @@ def set_task_scheme(*, task: Task, scheme: Any, actor) -> Task:
     task.refresh_from_db(fields=["version"])
     write_scheme_prose(task, actor=actor)
     return task
+
+
+@transaction.atomic
+def update_task(
+    *, task: Task, actor, changes: Mapping[str, Any], seen_version: int | None = None
+) -> None:
+    """Rename the task (``changes["name"]``) and set its scheme
+    (``changes["scheme"]``) as one change: all of it or none.
+    ``seen_version``, the task version the caller saw, refuses a change made
+    from a stale copy (StaleEditError)."""
+    current = Task.objects.select_for_update().get(pk=task.pk)
+    check(
+        seen_version,
+        current.version,
+        lambda: OtherChange(
+            f"Task “{current.name}”",
+            "another organizer",
+            None,
+            f"name “{current.name}”, scheme "
+            + ("set" if current.scheme else "not set"),
+        ),
+    )
+    if "name" in changes:
+        rename_task(task=task, name=changes["name"], actor=actor)
+    if "scheme" in changes:
+        set_task_scheme(task=task, scheme=changes["scheme"], actor=actor)
 
 
 def write_scheme_prose(task: Task, *, actor) -> None:

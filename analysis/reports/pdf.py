@@ -13,7 +13,6 @@ import functools
 import io
 import json
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -24,7 +23,6 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFObject, xObjectName
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -40,6 +38,7 @@ from reportlab.platypus import (
 )
 
 from analysis.output import AnalysisOutput
+from registry.pdf_style import a4_page, load_fonts
 
 from .data import (
     RANK_CI_MEANINGS,
@@ -55,58 +54,29 @@ __all__ = ["EXPLORATORY_BANNER", "render_report_pdf"]
 
 EXPLORATORY_BANNER = "NOT PRE-REGISTERED — exploratory analysis"
 NO_DEVIATIONS = "No deviations from the registered design were found."
-FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 _SEVERITY_COLOURS = {"critical": "#D55E00", "warning": "#E69F00", "info": "#0072B2"}
 
 
 @functools.cache
 def _fonts() -> tuple[str, str]:
     """(regular, bold): DejaVu Sans (Unicode) when installed, else Helvetica."""
-    regular, bold = FONT_DIR / "DejaVuSans.ttf", FONT_DIR / "DejaVuSans-Bold.ttf"
-    if not (regular.is_file() and bold.is_file()):
-        return "Helvetica", "Helvetica-Bold"
-    pdfmetrics.registerFont(TTFont("DejaVuSans", str(regular)))
-    pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(bold)))
-    pdfmetrics.registerFontFamily(
-        "DejaVuSans",
-        normal="DejaVuSans",
-        bold="DejaVuSans-Bold",
-        italic="DejaVuSans",
-        boldItalic="DejaVuSans-Bold",
-    )
-    return "DejaVuSans", "DejaVuSans-Bold"
+    fonts = load_fonts()
+    return fonts.regular, fonts.bold
 
 
 @functools.cache
 def _styles() -> dict[str, ParagraphStyle]:
     regular, bold = _fonts()
     base = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12.5)
+    strong = functools.partial(ParagraphStyle, parent=base, fontName=bold)
     return {
         "body": base,
-        "title": ParagraphStyle("title", base, fontName=bold, fontSize=20, leading=25),
-        "h1": ParagraphStyle(
-            "h1",
-            base,
-            fontName=bold,
-            fontSize=14,
-            leading=18,
-            spaceBefore=6,
-            spaceAfter=6,
-        ),
-        "h2": ParagraphStyle(
-            "h2",
-            base,
-            fontName=bold,
-            fontSize=11.5,
-            leading=15,
-            spaceBefore=8,
-            spaceAfter=4,
-        ),
-        "h3": ParagraphStyle(
-            "h3", base, fontName=bold, fontSize=10, leading=13, spaceBefore=4
-        ),
+        "title": strong("title", fontSize=20, leading=25),
+        "h1": strong("h1", fontSize=14, leading=18, spaceBefore=6, spaceAfter=6),
+        "h2": strong("h2", fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4),
+        "h3": strong("h3", fontSize=10, leading=13, spaceBefore=4),
         "cell": ParagraphStyle("cell", base, fontSize=7.5, leading=9),
-        "head": ParagraphStyle("head", base, fontName=bold, fontSize=7.5, leading=9),
+        "head": strong("head", fontSize=7.5, leading=9),
         "caption": ParagraphStyle(
             "caption", base, fontSize=8, leading=10, textColor="#333333"
         ),
@@ -250,11 +220,7 @@ class _Doc(BaseDocTemplate):
     def __init__(self, buf: io.BytesIO, data: ReportData):
         super().__init__(
             buf,
-            pagesize=A4,
-            leftMargin=18 * mm,
-            rightMargin=18 * mm,
-            topMargin=20 * mm,
-            bottomMargin=18 * mm,
+            **a4_page(18 * mm, top=20 * mm),
             title=f"Challenge report: {data.title.challenge_name}",
             author="challenge registry",
             invariant=1,

@@ -2,7 +2,8 @@
 
 - `export_challenge` / `import_challenge`: the JSON document (``proposal_json``).
 - `build_design_data` → `render_design_pdf`: the PDF (``design_data``,
-  ``design_pdf``; the latter is the registry's only reportlab importer).
+  ``design_pdf``), set in the fonts and page of `registry.pdf_style`, which
+  the analysis and case-characteristics reports share.
 """
 
 from .design_data import build_design_data, build_design_data_from_document

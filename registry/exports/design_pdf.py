@@ -1,10 +1,9 @@
 """Render a `DesignDocument` as the design-document PDF (reportlab).
 
-The only reportlab importer on the registry side. It never touches the
-database: everything comes in through the plain `DesignDocument`.
+It never touches the database: everything comes in through the plain
+`DesignDocument`.
 
-Fonts: DejaVu Sans (Debian ``fonts-dejavu-core``) when its TTF files exist, so
-≥, –, umlauts and most scripts print as typed. Without it the PDF falls back to
+Fonts and page: `registry.pdf_style`. Without DejaVu Sans the PDF falls back to
 Helvetica and replaces characters Helvetica cannot show (≥ → >=, others → ?).
 All user text is escaped for reportlab's Paragraph markup, so ``<b>`` or ``&``
 in an answer prints literally and cannot inject markup.
@@ -14,17 +13,13 @@ from __future__ import annotations
 
 import io
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import cm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     PageBreak,
@@ -36,9 +31,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from ..pdf_style import DEJAVU_DIR, Fonts, a4_page, load_fonts
 from .design_document import DesignAnswer, DesignDocument
 
-DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
 MISSING_COLOR = colors.HexColor("#b00020")
 MUTED_COLOR = colors.HexColor("#555555")
 CHANGED_COLOR = colors.HexColor("#8a4b00")
@@ -57,29 +52,6 @@ ASCII_FALLBACKS = {
     "✓": "v",
     "▶": ">",
 }
-
-
-@dataclass(frozen=True)
-class Fonts:
-    regular: str
-    bold: str
-    unicode: bool  # False: Helvetica fallback, text must fit cp1252
-
-
-def load_fonts(font_dir: Path = DEJAVU_DIR) -> Fonts:
-    """DejaVu Sans from `font_dir` if it is there, else Helvetica."""
-    regular, bold = font_dir / "DejaVuSans.ttf", font_dir / "DejaVuSans-Bold.ttf"
-    if regular.is_file() and bold.is_file():
-        registered = set(pdfmetrics.getRegisteredFontNames())
-        try:
-            for name, path in (("DejaVuSans", regular), ("DejaVuSans-Bold", bold)):
-                if name not in registered:
-                    pdfmetrics.registerFont(TTFont(name, str(path)))
-        except (TTFError, OSError):
-            pass
-        else:
-            return Fonts("DejaVuSans", "DejaVuSans-Bold", unicode=True)
-    return Fonts("Helvetica", "Helvetica-Bold", unicode=False)
 
 
 def printable(text: str, *, unicode: bool) -> str:
@@ -373,11 +345,7 @@ def render_design_pdf(data: DesignDocument, *, font_dir: Path = DEJAVU_DIR) -> b
     buffer = io.BytesIO()
     document = SimpleDocTemplate(
         buffer,
-        pagesize=A4,
-        leftMargin=2 * cm,
-        rightMargin=2 * cm,
-        topMargin=2 * cm,
-        bottomMargin=2 * cm,
+        **a4_page(2 * cm),
         title=f"Design document: {name}",
         author="Challenge design registry",
         subject=data.call_title,

@@ -97,6 +97,19 @@ def _number_text(value: Any) -> Any:
 class SchemeForm(forms.Form):
     """One task's scheme. `metrics` are the task's registered metrics."""
 
+    # The inputs grouped as in the contract (the page shows one box a group).
+    GROUPS = (
+        ("Metrics", ("metrics", "combine")),
+        ("Method", ("method", "aggregate", "quantile", "ties")),
+        ("Missing results", ("missing_policy",)),  # then one value per metric
+        (
+            "Significance test",
+            ("test_name", "test_alpha", "test_p_adjust", "test_method"),
+        ),
+        ("Targets and tasks", ("targets", "consensus")),
+        ("Uncertainty analysis", ("bootstrap", "seed", "rank_ci", "ci_alpha")),
+    )
+
     metrics = forms.MultipleChoiceField(
         widget=forms.CheckboxSelectMultiple,
         label="Metric(s) ranked",
@@ -316,8 +329,16 @@ class SchemeForm(forms.Form):
     def data_metrics(self) -> list[str]:
         return list(getattr(self, "cleaned_data", {}).get("metrics") or [])
 
-    def missing_value_fields(self) -> list[forms.BoundField]:
-        return [self[key] for _, key in self.value_fields]
+    def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """(legend, inputs) of each group of `GROUPS`; the missing-value inputs
+        follow the missing-results policy."""
+        groups = []
+        for legend, keys in self.GROUPS:
+            fields = [self[key] for key in keys]
+            if "missing_policy" in keys:
+                fields += [self[key] for _, key in self.value_fields]
+            groups.append((legend, fields))
+        return groups
 
 
 class SchemeJsonForm(forms.Form):

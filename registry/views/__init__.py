@@ -12,16 +12,14 @@ from .proposals import (
 )
 from .tasks import (
     add_co_organizer,
-    add_task,
     move_task,
+    name_task,
     remove_co_organizer,
     remove_task,
-    rename_task,
 )
 
 __all__ = [
     "add_co_organizer",
-    "add_task",
     "dashboard",
     "delete_proposal",
     "duplicate_proposal",
@@ -29,11 +27,11 @@ __all__ = [
     "edit_section",
     "home",
     "move_task",
+    "name_task",
     "new_proposal",
     "overview",
     "planning",
     "remove_co_organizer",
     "remove_task",
-    "rename_task",
     "submit_proposal",
 ]

@@ -14,14 +14,13 @@ from django.views.decorators.http import require_GET, require_POST
 from ranking.scheme import METHODS
 from registry.pagination import html_page
 
-from ..access import visible_challenge
+from ..access import public_registration, visible_challenge
 from ..chain_heads import chain_heads_text
 from ..design import diff_designs
 from ..models import (
     AmendmentStatus,
     Call,
     FacetKind,
-    Registration,
     RegistrationListing,
 )
 from ..outcome import outcome_answers, published_outcomes
@@ -132,13 +131,6 @@ def chain_heads_txt(request):
     return HttpResponse(chain_heads_text(), content_type="text/plain; charset=utf-8")
 
 
-def _registration(identifier: str) -> Registration:
-    return get_object_or_404(
-        Registration.objects.select_related("challenge", "call"),
-        identifier=identifier,
-    )
-
-
 def _number(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() else None
 
@@ -146,7 +138,7 @@ def _number(raw: str | None) -> int | None:
 @require_GET
 @cache_public_get
 def public_detail(request, identifier: str):
-    registration = _registration(identifier)
+    registration = public_registration(identifier)
     versions = list(registration.versions.select_related("created_by"))
     by_number = {v.number: v for v in versions}
     latest = versions[-1]
@@ -225,7 +217,7 @@ def _comparison(request, by_number) -> dict:
 
 @require_GET
 def version_pdf(request, identifier: str, number: int):
-    registration = _registration(identifier)
+    registration = public_registration(identifier)
     version = get_object_or_404(registration.versions, number=number)
     url = request.build_absolute_uri(
         reverse("registry:public-detail", args=[identifier]) + f"?version={number}"

@@ -44,26 +44,21 @@ def _posted_task_name(request) -> str | None:
 
 @login_required
 @require_POST
-def add_task(request, pk: int):
+def name_task(request, pk: int, task_pk: int | None = None):
+    """Add a task under the posted name, or rename task `task_pk` to it."""
     challenge = editable_challenge(request, pk)
+    task = None if task_pk is None else task_of(challenge, task_pk)
     name = _posted_task_name(request)
     if name is not None:
         with _refusal_shown(request):
-            task = services.add_task(challenge=challenge, name=name, actor=request.user)
-            messages.success(request, f"Added task “{task.name}”.")
-    return _back(challenge)
-
-
-@login_required
-@require_POST
-def rename_task(request, pk: int, task_pk: int):
-    challenge = editable_challenge(request, pk)
-    task = task_of(challenge, task_pk)
-    name = _posted_task_name(request)
-    if name is not None:
-        with _refusal_shown(request):
-            services.rename_task(task=task, name=name, actor=request.user)
-            messages.success(request, f"Renamed the task to “{task.name}”.")
+            if task is None:
+                task = services.add_task(
+                    challenge=challenge, name=name, actor=request.user
+                )
+                messages.success(request, f"Added task “{task.name}”.")
+            else:
+                services.rename_task(task=task, name=name, actor=request.user)
+                messages.success(request, f"Renamed the task to “{task.name}”.")
     return _back(challenge)
 
 
