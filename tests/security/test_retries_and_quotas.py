@@ -81,12 +81,21 @@ def test_web_commit_of_an_identical_file_asks_first(client, organizer, registrat
     assert ResultsVersion.objects.count() == 2
 
 
+def stage(session, organizer, registration, data: bytes) -> str:
+    """Stage ``data`` as the organizer's preview of "r.csv"; its token."""
+    return staging.stage_upload(
+        session=session,
+        user=organizer,
+        registration=registration,
+        name="r.csv",
+        data=data,
+        teams={},
+    )
+
+
 def test_claim_is_one_time(organizer, registration, rf):
     session = {}
-    token = staging.stage_upload(
-        session=session, user=organizer, registration=registration,
-        name="r.csv", data=b"x", teams={},
-    )  # fmt: skip
+    token = stage(session, organizer, registration, b"x")
     claims = []
 
     def claim():
@@ -108,10 +117,7 @@ def test_claim_is_one_time(organizer, registration, rf):
 def test_previews_per_user_are_capped_oldest_purged(organizer, registration):
     session = {}
     for number in range(5):
-        staging.stage_upload(
-            session=session, user=organizer, registration=registration,
-            name="r.csv", data=b"x" * (number + 1), teams={},
-        )  # fmt: skip
+        stage(session, organizer, registration, b"x" * (number + 1))
     assert sorted(p.stat().st_size for p in staged_files()) == [3, 4, 5]
 
 
@@ -119,13 +125,7 @@ def test_previews_per_user_are_capped_oldest_purged(organizer, registration):
 def test_preview_bytes_per_user_are_capped(organizer, registration):
     session = {}
     for _ in range(3):
-        staging.stage_upload(
-            session=session, user=organizer, registration=registration,
-            name="r.csv", data=b"x" * 4, teams={},
-        )  # fmt: skip
+        stage(session, organizer, registration, b"x" * 4)
     assert sum(p.stat().st_size for p in staged_files()) == 8
     with pytest.raises(staging.StagingError, match="limited to 10 bytes"):
-        staging.stage_upload(
-            session=session, user=organizer, registration=registration,
-            name="r.csv", data=b"x" * 11, teams={},
-        )  # fmt: skip
+        stage(session, organizer, registration, b"x" * 11)
