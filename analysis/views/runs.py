@@ -6,7 +6,6 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -75,8 +74,6 @@ def retry_run(request, pk: int):
     run = visible_run(request, pk)
     try:
         services.retry_analysis(run=run, actor=request.user)
-    except PermissionDenied:
-        raise
     except services.NotRetryableError as exc:
         messages.error(request, str(exc))
     else:
