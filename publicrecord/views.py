@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from registry.access import public_registration
-from registry.models import Call
+from registry.models import Call, Registration
 from registry.pagination import html_page
 
 from .api import csv_response
@@ -153,11 +153,17 @@ def feedback_page(request: HttpRequest, identifier: str) -> HttpResponse:
     )
 
 
+def _thread_comment(identifier: str, pk: int) -> tuple[Registration, Feedback]:
+    """A comment of a registration's public thread, and the registration; 404
+    if either is not there."""
+    registration = public_registration(identifier)
+    return registration, get_object_or_404(Feedback, pk=pk, registration=registration)
+
+
 @login_required
 @require_POST
 def feedback_answer(request: HttpRequest, identifier: str, pk: int) -> HttpResponse:
-    registration = public_registration(identifier)
-    feedback = get_object_or_404(Feedback, pk=pk, registration=registration)
+    registration, feedback = _thread_comment(identifier, pk)
     try:
         answer_feedback(
             feedback=feedback, author=request.user, text=request.POST.get("text", "")
@@ -171,8 +177,7 @@ def feedback_answer(request: HttpRequest, identifier: str, pk: int) -> HttpRespo
 @login_required
 @require_POST
 def feedback_hide(request: HttpRequest, identifier: str, pk: int) -> HttpResponse:
-    registration = public_registration(identifier)
-    feedback = get_object_or_404(Feedback, pk=pk, registration=registration)
+    registration, feedback = _thread_comment(identifier, pk)
     try:
         hide_feedback(
             feedback=feedback, actor=request.user, reason=request.POST.get("reason", "")
