@@ -23,6 +23,8 @@ from ..enums import AssignmentStatus
 from ..forms import DeclineForm, ReviewForm
 from ._access import own_assignment, reviewed_challenge
 
+NO_DECLINE_REASON = "reason: give a reason for declining."
+
 
 def _decline_form(assignment, data=None) -> DeclineForm:
     form = DeclineForm(data, prefix=f"decline-{assignment.pk}")
@@ -52,22 +54,21 @@ def my_reviews(request):
 def decline(request, pk: int):
     assignment = own_assignment(request, pk)
     form = _decline_form(assignment, request.POST)
-    if form.is_valid():
-        try:
-            services.decline_assignment(
-                assignment=assignment,
-                actor=request.user,
-                reason=form.cleaned_data["reason"],
-            )
-        except ValidationError as exc:
-            form.add_service_errors(exc)
-        except services.ReviewConflictError as exc:
-            messages.error(request, str(exc))
-            return redirect("reviews:mine")
-        else:
-            messages.success(request, f"Declined “{assignment.challenge.name}”.")
-            return redirect("reviews:mine")
-    messages.error(request, "reason: give a reason for declining.")
+    if not form.is_valid():
+        messages.error(request, NO_DECLINE_REASON)
+        return redirect("reviews:mine")
+    try:
+        services.decline_assignment(
+            assignment=assignment,
+            actor=request.user,
+            reason=form.cleaned_data["reason"],
+        )
+    except ValidationError:  # e.g. a reason over the length limit
+        messages.error(request, NO_DECLINE_REASON)
+    except services.ReviewConflictError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Declined “{assignment.challenge.name}”.")
     return redirect("reviews:mine")
 
 
