@@ -63,13 +63,22 @@ def decline(request, pk: int):
             actor=request.user,
             reason=form.cleaned_data["reason"],
         )
-    except ValidationError:  # e.g. a reason over the length limit
-        messages.error(request, NO_DECLINE_REASON)
+    except ValidationError as exc:  # e.g. a reason over the length limit
+        messages.error(request, _refusal_text(exc))
     except services.ReviewConflictError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, f"Declined “{assignment.challenge.name}”.")
     return redirect("reviews:mine")
+
+
+def _refusal_text(error: ValidationError) -> str:
+    """The service's reasons, each after the field it names."""
+    return " ".join(
+        f"{field}: {message}"
+        for field, field_messages in error.message_dict.items()
+        for message in field_messages
+    )
 
 
 def _render_review(request, challenge, assignment, *, form, refused="", status=200):

@@ -13,6 +13,7 @@ from registry.models import Answer
 from reviews import services
 from reviews.enums import AssignmentStatus
 from reviews.models import Assignment, Review
+from reviews.validation import TEXT_LIMIT
 from tests.factories import UserFactory
 from tests.reviews.conftest import REVIEW_FORM, decide_revision
 
@@ -250,14 +251,24 @@ def test_decline_with_reason_declines(client, under_review):
     assert assignment.decline_reason == "I co-authored with them."
 
 
-def test_decline_without_reason_changes_nothing(client, under_review):
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        ("  ", "reason: give a reason for declining."),
+        ("x" * (TEXT_LIMIT + 1), f"reason: At most {TEXT_LIMIT} characters."),
+    ],
+    ids=["blank", "too long"],
+)
+def test_decline_refused_says_why_and_changes_nothing(
+    client, under_review, reason, said
+):
     assignment = Assignment.objects.get(reviewer=under_review.tech1)
     response = signed_in(client, under_review.tech1).post(
         reverse("reviews:decline", args=[assignment.pk]),
-        {f"decline-{assignment.pk}-reason": "  "},
+        {f"decline-{assignment.pk}-reason": reason},
         follow=True,
     )
-    assert "reason: give a reason for declining." in response.text
+    assert said in response.text
     assignment.refresh_from_db()
     assert assignment.status == AssignmentStatus.ASSIGNED
 
