@@ -284,8 +284,8 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     starts = np.r_[0, np.flatnonzero(byte == ord("\n")) + 1]
     if starts[-1] == len(data):  # the text ends with a line break
         starts = starts[:-1]
-    commas = np.flatnonzero(byte == ord(","))
-    fields = np.diff(np.searchsorted(commas, np.r_[starts, len(data)])) + 1
+    commas_before = np.searchsorted(np.flatnonzero(byte == ord(",")), starts)
+    fields = np.diff(commas_before, append=data.count(b",")) + 1
     blank = np.zeros(len(starts), dtype=bool)
     for found in _NO_VISIBLE_ASCII.finditer(data, 0, len(data) - data.endswith(b"\n")):
         row = found[0][1:].decode().removesuffix("\r").split(",")
@@ -296,21 +296,21 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     if np.any(fields[rows] != fields[0]):
         return None
     try:
-        frame = pd.read_csv(
+        cells = pd.read_csv(
             io.BytesIO(data),
             header=None,
             dtype=object,
             na_filter=False,
             skip_blank_lines=False,
             encoding="utf-8",
-        )
+        ).to_numpy()
     except ValueError:  # pandas' ParserError, EmptyDataError
         return None
-    if frame.shape != (len(starts), fields[0]):
+    if cells.shape != (len(starts), fields[0]):
         return None
-    cells = frame.to_numpy()
     header = [h.strip() for h in cells[0].tolist()]
-    return _raw_from_matrix(header, cells[rows], rows + 1, source)
+    matrix = cells[1:] if len(rows) == len(cells) - 1 else cells[rows]
+    return _raw_from_matrix(header, matrix, rows + 1, source)
 
 
 def _raw_from_matrix(
