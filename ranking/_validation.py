@@ -514,19 +514,11 @@ def _values(column: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, list[Row
             for i in bad
         ]
     numbers = np.full(len(column), np.nan)
-    texts: list[str] = []
-    positions: list[int] = []
-    for i, raw in enumerate(column.tolist()):
-        if isinstance(raw, int | float | np.integer | np.floating) and not isinstance(
-            raw, bool
-        ):
-            texts.append(repr(float(raw)))
-        else:
-            texts.append(_text(raw))
-            if texts[-1].lower() in _MISSING_TOKENS:
-                texts.pop()
-                continue
-        positions.append(i)
+    cells = [c.strip() if type(c) is str else _value_text(c) for c in column.tolist()]
+    positions = [
+        i for i, text in enumerate(cells) if text.lower() not in _MISSING_TOKENS
+    ]
+    texts = [cells[i] for i in positions]
     unreadable = np.zeros(len(texts), dtype=bool)
     try:
         parsed = np.asarray(texts, dtype=object).astype(np.float64)
@@ -540,6 +532,15 @@ def _values(column: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, list[Row
     ]
     numbers[np.asarray(positions, dtype=np.int64)] = np.where(rejected, np.nan, parsed)
     return numbers, errors
+
+
+def _value_text(cell: Any) -> str:
+    """A value cell as text: a number (not a bool) as its float's repr."""
+    if isinstance(cell, int | float | np.integer | np.floating) and not isinstance(
+        cell, bool
+    ):
+        return repr(float(cell))
+    return _text(cell)
 
 
 def _is_number(text: str) -> bool:
