@@ -149,7 +149,7 @@ def test_read_results_is_the_same_frame_by_either_reader(monkeypatch, data):
 # Characters that matter to one reader or the other: separators, quotes, line
 # breaks, whitespace str.strip() removes (ASCII, Unicode, control), other text.
 _CHARS = st.sampled_from(
-    [*',,, \t"\r\n', "\r\n", *"\xa0\x1c\x0b\x85\u2028\u3000\ufeffa0é算#';"]
+    [*',,, \t"\r\n', "\r\n", *"\xa0\x1c\x0b\x85\u2028\u3000\ufeffa0é算#';\\\x1a"]
 )
 _LINES = st.lists(st.lists(_CHARS, max_size=12).map("".join), max_size=8)
 
