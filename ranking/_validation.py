@@ -266,8 +266,7 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     faster, under half the peak memory), or None when it might differ: quotes
     (a cell may span lines), a lone carriage return or NUL, a byte-order mark
     or empty line first, a row with the wrong number of fields (left to the
-    Python reader to name). Every physical line is one row, so the lines are
-    found with numpy."""
+    Python reader to name): then every physical line is one row."""
     import pandas as pd
 
     try:
@@ -281,18 +280,7 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
         or text.startswith(("\ufeff", "\n", "\r\n"))
     ):
         return None
-    byte = np.frombuffer(data, dtype=np.uint8)
-    starts = np.r_[0, np.flatnonzero(byte == ord("\n")) + 1]
-    if starts[-1] == len(data):  # the text ends with a line break
-        starts = starts[:-1]
-    commas_before = np.searchsorted(np.flatnonzero(byte == ord(",")), starts)
-    fields = np.diff(commas_before, append=data.count(b",")) + 1
-    blank = np.zeros(len(starts), dtype=bool)
-    for found in _NO_VISIBLE_ASCII.finditer(data, 0, len(data) - data.endswith(b"\n")):
-        row = found[0][1:].decode().removesuffix("\r").split(",")
-        blank[np.searchsorted(starts, found.start() + 1)] = not any(
-            cell.strip() for cell in row
-        )
+    starts, fields, blank = _line_layout(data)
     rows = np.flatnonzero(~blank[1:]) + 1  # the header is line 0 here
     if np.any(fields[rows] != fields[0]):
         return None
@@ -312,6 +300,25 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     header = [h.strip() for h in cells[0].tolist()]
     matrix = cells[1:] if len(rows) == len(cells) - 1 else cells[rows]
     return _raw_from_matrix(header, matrix, rows + 1, source)
+
+
+def _line_layout(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each physical line's start, number of fields and whether it is blank
+    (no cell with text; the first line is never), for a CSV text without quotes
+    or lone carriage returns."""
+    byte = np.frombuffer(data, dtype=np.uint8)
+    starts = np.r_[0, np.flatnonzero(byte == ord("\n")) + 1]
+    if starts[-1] == len(data):  # the text ends with a line break
+        starts = starts[:-1]
+    commas_before = np.searchsorted(np.flatnonzero(byte == ord(",")), starts)
+    fields = np.diff(commas_before, append=data.count(b",")) + 1
+    blank = np.zeros(len(starts), dtype=bool)
+    for found in _NO_VISIBLE_ASCII.finditer(data, 0, len(data) - data.endswith(b"\n")):
+        row = found[0][1:].decode().removesuffix("\r").split(",")
+        blank[np.searchsorted(starts, found.start() + 1)] = not any(
+            cell.strip() for cell in row
+        )
+    return starts, fields, blank
 
 
 def _raw_from_matrix(
