@@ -1,0 +1,185 @@
+"""Large CSV files are read by pandas' C parser (``_csv_by_pandas``): the same
+table as the Python reader (``_csv_by_python``), or no table and the Python
+reader takes over, so that every problem is still named by its line there."""
+
+import io
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ranking import ResultsError, _validation, read_results
+from ranking._validation import _csv_by_pandas, _csv_by_python, _parse_csv
+
+HEADER = "task,case,algorithm,metric,value"
+ROW = "T,007,A,DSC,0.5"
+
+
+def _table(raw):
+    """Everything a reader's table holds, in comparable form."""
+    return {
+        "header": raw.header,
+        "cells": raw.matrix.tolist(),
+        "cell types": {type(c) for c in raw.matrix.ravel().tolist()},
+        "shape": raw.matrix.shape,
+        "dtype": raw.matrix.dtype,
+        "lines": raw.lines.tolist(),
+        "lines dtype": raw.lines.dtype,
+        "columns": {name: c.tolist() for name, c in raw.columns.items()},
+        "source": raw.source,
+    }
+
+
+def _outcome(text, *, pandas_from):
+    """`_parse_csv`'s table or error when pandas reads from `pandas_from` chars."""
+    saved = _validation._PANDAS_CSV_CHARS
+    _validation._PANDAS_CSV_CHARS = pandas_from
+    try:
+        return _table(_parse_csv(text, "r.csv"))
+    except ResultsError as exc:
+        return (str(exc), exc.total, exc.errors)
+    finally:
+        _validation._PANDAS_CSV_CHARS = saved
+
+
+def _lines(*lines, end="\n"):
+    return end.join(lines)
+
+
+READ_BY_PANDAS = {
+    "plain": _lines(HEADER, ROW, "T,008,A,DSC,0.6", ""),
+    "no final line break": _lines(HEADER, ROW, "T,008,A,DSC,0.6"),
+    "CRLF": _lines(HEADER, ROW, "", "T,008,A,DSC,0.6", "", end="\r\n"),
+    "blank lines": _lines(HEADER, "", ROW, "", "", "T,008,A,DSC,", "", ""),
+    "whitespace lines": _lines(HEADER, "   ", ROW, " \t ", "T,1,B,DSC,1", "\x0b\x0c"),
+    "comma lines": _lines(HEADER, ",,,,", ROW, ",,", " , ,\t,,", ",", ""),
+    "unicode whitespace lines": _lines(HEADER, "\xa0,\u3000,,\x85,\x1c", ROW, "\u2003"),
+    "only the header": _lines(HEADER, ""),
+    "only the header and blank lines": _lines(HEADER, "", " ", ",,,,", ""),
+    "cells with spaces": _lines(" task , case ,algorithm, metric ,", " T , 1 ,A, B, "),
+    "empty cells": _lines(HEADER, "T,,A,,", ",1,,DSC,0.1", ""),
+    "unicode": _lines(HEADER, "Tâche,cas-é,算法,Dice ✓,0.5", "\u2028,x,y,z,1"),
+    "control characters": _lines(HEADER, "T\x1a,\x7f,A\x1c,M,1", ""),
+    "duplicate and unknown names": _lines("task,task,a,,case", "1,2,3,4,5", ""),
+    "one column": _lines("task", "T", "", "U", ""),
+    "whitespace header": _lines(",  ,", "1,2,3", ""),
+}
+
+
+@pytest.mark.parametrize("text", READ_BY_PANDAS.values(), ids=READ_BY_PANDAS)
+def test_pandas_reads_the_python_readers_table(text):
+    fast = _csv_by_pandas(text, "r.csv")
+
+    assert fast is not None
+    assert _table(fast) == _table(_csv_by_python(text, "r.csv"))
+
+
+READ_BY_PYTHON = {
+    "quoted comma": _lines(HEADER, 'T,"1,5",A,DSC,0.5', ""),
+    "quoted line break": _lines(HEADER, 'T,"case\n1",A,DSC,0.5', ROW, ""),
+    "lone carriage return": _lines(HEADER, ROW, "T,8,A,DSC,0.6", end="\r"),
+    "carriage return in a cell": _lines(HEADER, "T,1\r2,A,DSC,0.5", ""),
+    "second byte-order mark": "\ufeff" + _lines(HEADER, ROW, ""),
+    "empty first line": _lines("", HEADER, ROW, ""),
+    "NUL": _lines(HEADER, "T,1\x00,A,DSC,0.5", ""),
+    "too few fields": _lines(HEADER, ROW, "T,8,A,0.6", ""),
+    "too many fields": _lines(HEADER, "T,8,A,DSC,0,6", ROW, ""),
+    "too many commas in a blank line": _lines(HEADER, ROW, ",,,,,,,", ""),
+    "lone surrogate": _lines(HEADER, "T,\udc80,A,DSC,0.5", ""),
+}
+
+
+@pytest.mark.parametrize("text", READ_BY_PYTHON.values(), ids=READ_BY_PYTHON)
+def test_python_reads_what_pandas_might_read_otherwise(text):
+    assert _csv_by_pandas(text, "r.csv") is None
+    assert _outcome(text, pandas_from=0) == _outcome(text, pandas_from=10**9)
+
+
+def test_wrong_field_counts_are_named_by_the_python_reader():
+    text = _lines(HEADER, ROW, "", "T,8,A,0.6", "T,9,A,DSC,0,6", "")
+
+    error = _outcome(text, pandas_from=0)
+
+    assert error == _outcome(text, pandas_from=10**9)
+    assert [str(e) for e in error[2]] == [
+        "line 4: found 4 fields, expected 5 (one per header column); a text "
+        "containing a comma must be in double quotes",
+        "line 5: found 6 fields, expected 5 (one per header column); a decimal "
+        "comma (0,93) splits a value in two: write 0.93",
+    ]
+
+
+def test_small_texts_and_texts_without_pandas_loaded_are_read_by_python(
+    monkeypatch,
+):
+    calls = []
+    monkeypatch.setattr(_validation, "_csv_by_pandas", lambda *a: calls.append(a))
+    text = _lines(HEADER, ROW, "")
+
+    _parse_csv(text, "")
+    monkeypatch.setattr(_validation, "_PANDAS_CSV_CHARS", 0)
+    monkeypatch.delitem(_validation.sys.modules, "pandas")
+    _parse_csv(text, "")
+
+    assert calls == []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        ("\ufeff" + _lines(HEADER, ROW, "", "T,8,A,DSC,", "", end="\r\n")).encode(),
+        _lines(HEADER, ROW, "T,8,A,DSC,0.6", "").encode(),
+    ],
+    ids=["BOM, CRLF, blank lines", "plain"],
+)
+def test_read_results_is_the_same_frame_by_either_reader(monkeypatch, data):
+    by_python = read_results(io.BytesIO(data))
+    monkeypatch.setattr(_validation, "_PANDAS_CSV_CHARS", 0)
+
+    by_pandas = read_results(io.BytesIO(data))
+
+    pd.testing.assert_frame_equal(by_pandas, by_python)
+    assert list(by_pandas.attrs) == list(by_python.attrs)
+    assert list(by_pandas.attrs.get("lines", ())) == list(
+        by_python.attrs.get("lines", ())
+    )
+
+
+# Characters that matter to one reader or the other: separators, quotes, line
+# breaks, whitespace str.strip() removes (ASCII, Unicode, control), other text.
+_CHARS = st.sampled_from(
+    [*',,, \t"\r\n', "\r\n", *"\xa0\x1c\x0b\x85\u2028\u3000\ufeffa0é算#';\\\x1a"]
+)
+_LINES = st.lists(st.lists(_CHARS, max_size=12).map("".join), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=_LINES,
+    end=st.sampled_from(["\n", "\r\n"]),
+    final=st.booleans(),
+)
+def test_either_reader_gives_the_same_table_or_error(lines, end, final):
+    text = _lines(HEADER, *lines, end=end) + (end if final else "")
+
+    assert _outcome(text, pandas_from=0) == _outcome(text, pandas_from=10**9)
+
+
+_CELLS = st.lists(
+    _CHARS.filter(lambda c: c not in (",", '"', "\r", "\n", "\r\n")), max_size=4
+).map("".join)
+_ROWS = st.lists(
+    st.lists(_CELLS, min_size=5, max_size=5) | st.lists(st.just(" "), max_size=5),
+    max_size=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=_ROWS)
+def test_pandas_reads_tables_without_quotes_as_python_does(rows):
+    text = _lines(HEADER, *(",".join(row) for row in rows), "")
+    fast = _csv_by_pandas(text, "")
+
+    assert fast is not None
+    assert _table(fast) == _table(_csv_by_python(text, ""))
