@@ -31,10 +31,10 @@ from ._style import (
     new_figure,
     ordered,
     plain_text,
-    rotate_labels,
     short_label,
-    tick_labels,
+    x_labels,
 )
+from ._ticks import fixed_ticks
 
 __all__ = [
     "dot_box_plot",
@@ -191,8 +191,7 @@ def draw_dot_box(ax, x: np.ndarray, algs: list[str], *, metric: str) -> None:
             color=colors[algs[j]],
             alpha=0.6,
         )
-    ax.set_xticks(np.arange(len(algs)), _case_labels(x, algs))
-    rotate_labels(ax, len(algs))
+    x_labels(ax, _case_labels(x, algs))
     ax.set_xlim(-0.6, len(algs) - 0.4)
     limits = finite_limits(x)
     if limits:
@@ -289,10 +288,10 @@ def draw_podium(
     peak = max((b[1][1] for b in bars), default=0.0)
     bottom.set_ylim(0, peak * 1.05 if peak > 0 else 1.0)
     bottom.set_ylabel("share of cases")
-    bottom.set_xticks(np.arange(m), [str(p) for p in range(1, m + 1)])
+    places = [str(p) for p in range(1, m + 1)]
+    fixed_ticks(bottom, "x", np.arange(m), places, size=label_size(m))
+    fixed_ticks(top, "x", np.arange(m))  # marks only: the places are below
     bottom.set_xlabel("Podium place (per-case rank)")
-    for label in tick_labels(bottom.xaxis):
-        label.set_fontsize(label_size(m))
 
 
 def _legend(ax, algs: list[str]) -> None:
@@ -374,11 +373,9 @@ def draw_heatmap(ax, x: np.ndarray, algs: list[str], *, higher_is_better: bool):
     image = ax.imshow(
         counts, cmap="viridis_r", aspect="auto", origin="upper", interpolation="none"
     )
-    ax.set_xticks(np.arange(m), [short_label(a) for a in algs])
-    ax.set_yticks(np.arange(m), [str(i) for i in range(1, m + 1)])
-    rotate_labels(ax, m)
-    for label in tick_labels(ax.yaxis):
-        label.set_fontsize(label_size(m))
+    x_labels(ax, [short_label(a) for a in algs])
+    ranks = [str(i) for i in range(1, m + 1)]
+    fixed_ticks(ax, "y", np.arange(m), ranks, size=label_size(m))
     ax.set_ylabel("Per-case rank")
     return image
 
@@ -476,7 +473,6 @@ def target_grid(
                 inner = spec.subgridspec(2, 1, height_ratios=[3, 1], hspace=0.1)
                 ax = fig.add_subplot(inner[0])
                 bottom = fig.add_subplot(inner[1], sharex=ax)
-                ax.tick_params(labelbottom=False)
                 draw_podium(
                     ax,
                     bottom,

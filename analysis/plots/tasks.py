@@ -31,10 +31,9 @@ from ._style import (
     ordered,
     palette,
     plain_text,
-    rotate_labels,
     short_label,
-    tick_labels,
 )
+from ._ticks import fixed_ticks
 from .uncertainty import draw_blobs
 
 # Dendrogram and network compare task rankings: with two tasks there is
@@ -130,7 +129,6 @@ def rank_blobs_across_tasks(
         summaries=summaries,
         max_rank=m_all,
     )
-    rotate_labels(ax, len(algs))
     ax.set_xlabel("Algorithm (ordered by consensus)")
     fig.suptitle(title or f"Ranks across {len(tasks)} tasks", fontsize=10)
     return fit_to_text(fig)
@@ -170,12 +168,9 @@ def bootstrap_blobs_per_algorithm(
             colors=colors,
             summaries=[tasks[t]["bootstrap"][a] for t in names],
             max_rank=m_all,
+            small=True,
         )
         ax.set_title(short_label(a), fontsize=8)
-        ax.tick_params(labelsize=6)
-        rotate_labels(ax, max(7, len(names)))
-        for label in tick_labels(ax.xaxis):
-            label.set_fontsize(6)
     for ax in axes[len(algs) :]:
         ax.set_visible(False)
     fig.suptitle(title or "Bootstrap ranks per algorithm across tasks", fontsize=10)
@@ -215,7 +210,6 @@ def bootstrap_blobs_per_task(
             max_rank=m_all,
         )
         ax.set_title(short_label(name, 40), fontsize=9)
-        rotate_labels(ax, len(algs))
     for ax in axes[len(tasks) :]:
         ax.set_visible(False)
     fig.suptitle(title or "Bootstrap ranks per task", fontsize=10)
@@ -329,10 +323,16 @@ def task_dendrogram(
     for xs, ys in zip(tree["icoord"], tree["dcoord"], strict=True):
         ax.plot(xs, ys, color="0.2", linewidth=1.2)
     leaves = tree["ivl"]
-    ax.set_xticks(5 + 10 * np.arange(len(leaves)), leaves)
+    fixed_ticks(
+        ax,
+        "x",
+        5 + 10 * np.arange(len(leaves)),
+        leaves,
+        size=label_size(len(names)),
+        rotate=len(names) > 6,
+    )
     ax.set_xlim(0, 10 * len(leaves))
     ax.set_ylim(0, max(1.0, 1.05 * float(z[:, 2].max())))
-    rotate_labels(ax, len(names))
     ax.set_ylabel("Spearman's footrule (complete linkage)")
     fig.suptitle(title or "Similarity of task rankings", fontsize=10)
     return fit_to_text(fig)
