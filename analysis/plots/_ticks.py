@@ -21,10 +21,16 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection
-from matplotlib.lines import TICKDOWN, TICKLEFT, Line2D
+from matplotlib.lines import TICKDOWN, TICKLEFT, TICKRIGHT, Line2D
 from matplotlib.text import Text
+from matplotlib.ticker import FixedLocator, NullLocator
 
-__all__ = ["axis_labels", "fixed_ticks", "place_axis_labels"]
+__all__ = [
+    "axis_labels",
+    "fix_automatic_ticks",
+    "fixed_ticks",
+    "place_axis_labels",
+]
 
 ROTATION = 60  # degrees, for many labels on an x axis
 
@@ -53,12 +59,12 @@ class _AxisLabelPad(Artist):
         ax = self.axis.axes
         points = 72.0 / ax.get_figure(root=True).dpi
         boxes = [t.get_window_extent(renderer) for t in self.labels if t.get_text()]
-        if self.axis.axis_name == "x":
-            edge = ax.bbox.y0
-            depth = max([edge - b.y0 for b in boxes] or [0.0]) * points
-        else:
-            edge = ax.bbox.x0
-            depth = max([edge - b.x0 for b in boxes] or [0.0]) * points
+        beyond = {
+            "bottom": [ax.bbox.y0 - b.y0 for b in boxes],
+            "left": [ax.bbox.x0 - b.x0 for b in boxes],
+            "right": [b.x1 - ax.bbox.x1 for b in boxes],
+        }.get(self.axis.get_label_position(), [])
+        depth = max(beyond or [0.0]) * points
         self.axis.labelpad = self.base + max(depth, self.marks, 0.0)
 
     def draw(self, renderer) -> None:
@@ -76,38 +82,40 @@ def fixed_ticks(
     size: float | None = None,
     rotate: bool = False,
     grid_alpha: float | None = None,
+    right: bool = False,
 ) -> list[Text]:
     """Tick marks at ``positions`` (data coordinates) of the bottom x or left
-    y axis (``which``), with ``labels`` (none: marks only) of font ``size``,
-    rotated by 60° and anchored at their right end if ``rotate``, and grid
-    lines of that ``grid_alpha`` if given; as matplotlib's ticks would draw
-    them. Returns the label texts."""
+    y axis (``which``; the right one if ``right``), with ``labels`` (none:
+    marks only) of font ``size``, rotated by 60° and anchored at their right
+    end if ``rotate``, and grid lines of that ``grid_alpha`` if given; as
+    matplotlib's ticks would draw them. Returns the label texts."""
     name = f"{which}tick"
     rc = mpl.rcParams
     length, width = rc[f"{name}.major.size"], rc[f"{name}.major.width"]
     pad = rc[f"{name}.major.pad"] + length  # ticks point outwards
     color = rc[f"{name}.color"]
+    label_color = rc[f"{name}.labelcolor"]
     axis = ax.xaxis if which == "x" else ax.yaxis
+    axis.set_ticks([])
+    edge = "tick2" if right else "tick1"
     if which == "x":
-        ax.set_xticks([])
-        transform, grid_transform = (
-            ax.get_xaxis_transform("tick1"),
-            ax.get_xaxis_transform("grid"),
-        )
+        transform = ax.get_xaxis_transform(edge)
+        grid_transform = ax.get_xaxis_transform("grid")
         text_transform, va, ha = ax.get_xaxis_text1_transform(pad)
         marks = (positions, np.zeros(len(positions)))
         lines = [[(p, 0.0), (p, 1.0)] for p in positions]
         marker = TICKDOWN
     else:
-        ax.set_yticks([])
-        transform, grid_transform = (
-            ax.get_yaxis_transform("tick1"),
-            ax.get_yaxis_transform("grid"),
+        transform = ax.get_yaxis_transform(edge)
+        grid_transform = ax.get_yaxis_transform("grid")
+        text_transform, va, ha = (
+            ax.get_yaxis_text2_transform(pad)
+            if right
+            else ax.get_yaxis_text1_transform(pad)
         )
-        text_transform, va, ha = ax.get_yaxis_text1_transform(pad)
-        marks = (np.zeros(len(positions)), positions)
+        marks = (np.full(len(positions), 1.0 if right else 0.0), positions)
         lines = [[(0.0, p), (1.0, p)] for p in positions]
-        marker = TICKLEFT
+        marker = TICKRIGHT if right else TICKLEFT
     zorder = axis.get_zorder()
     if grid_alpha is not None and len(positions):
         ax.add_collection(
@@ -142,9 +150,7 @@ def fixed_ticks(
         ha = "right"
     style = {
         "fontsize": rc[f"{name}.labelsize"] if size is None else size,
-        "color": color
-        if rc[f"{name}.labelcolor"] == "inherit"
-        else rc[f"{name}.labelcolor"],
+        "color": color if label_color == "inherit" else label_color,
         "rotation": ROTATION if rotate else 0,
         "rotation_mode": "anchor" if rotate else "default",
         "verticalalignment": va,
@@ -153,10 +159,94 @@ def fixed_ticks(
         "zorder": zorder,
     }
     for position, label in zip(positions, labels or (), strict=False):
-        xy = (position, 0.0) if which == "x" else (0.0, position)
+        xy = (position, 0.0) if which == "x" else (1.0 if right else 0.0, position)
         texts.append(ax.text(*xy, label, **style))
-    ax.add_artist(_AxisLabelPad(axis, texts, marks=length if len(positions) else 0.0))
+    marks_out = length if len(positions) else 0.0
+    ax.add_artist(_AxisLabelPad(axis, texts, marks=marks_out))
     return texts
+
+
+def _is_default_tick(tick, name: str, *, right: bool) -> bool:
+    """Whether a tick of matplotlib's looks as :func:`fixed_ticks` draws
+    one: rc length, width, colour and pad, pointing outwards, marks and
+    label on one side only (the right one if ``right``)."""
+    rc = mpl.rcParams
+    color = mpl.colors.to_rgba(rc[f"{name}.color"])
+    near, far = (
+        (tick.tick2line, tick.tick1line) if right else (tick.tick1line, tick.tick2line)
+    )
+    other_label = tick.label1 if right else tick.label2
+    return (
+        tick.get_tickdir() == "out"
+        and tick.get_pad() == rc[f"{name}.major.pad"]
+        and near.get_markersize() == rc[f"{name}.major.size"]
+        and near.get_markeredgewidth() == rc[f"{name}.major.width"]
+        and mpl.colors.to_rgba(near.get_markeredgecolor()) == color
+        and near.get_visible()
+        and not far.get_visible()
+        and not other_label.get_visible()
+    )
+
+
+def _automatic_ticks(axis) -> dict | None:
+    """What matplotlib's ticks of ``axis`` would draw, as arguments of
+    :func:`fixed_ticks`; None where they do not fit it (already fixed,
+    minor ticks, an offset or a scale factor, another look, an axis whose
+    length is only set when it is drawn)."""
+    ax = axis.axes
+    locator = axis.get_major_locator()
+    if isinstance(locator, FixedLocator) and not len(locator.locs):
+        return None  # no ticks, or fixed_ticks draws them
+    if (
+        isinstance(locator, NullLocator)
+        or not isinstance(axis.get_minor_locator(), NullLocator)
+        or axis.get_scale() != "linear"
+        or ax.get_axes_locator() is not None
+        or ax.get_aspect() != "auto"
+        or ax.get_box_aspect() is not None
+    ):
+        return None
+    tick = axis.majorTicks[0]  # the style every tick is copied from
+    name = f"{axis.axis_name}tick"
+    right = tick.tick2line.get_visible()
+    if (right and axis.axis_name == "x") or not _is_default_tick(
+        tick, name, right=right
+    ):
+        return None
+    locs = axis.get_majorticklocs()
+    labels = axis.major.formatter.format_ticks(locs)
+    if axis.major.formatter.get_offset():
+        return None
+    low, high = sorted(axis.get_view_interval())
+    slack = (high - low) * 1e-10  # matplotlib's tolerance for ticks in view
+    shown = [
+        (loc, label)
+        for loc, label in zip(locs, labels, strict=True)
+        if low - slack <= loc <= high + slack
+    ]
+    label = tick.label2 if right else tick.label1
+    grid = tick.gridline
+    return {
+        "positions": [loc for loc, _ in shown],
+        "labels": [text for _, text in shown] if label.get_visible() else None,
+        "size": label.get_fontsize(),
+        "grid_alpha": (grid.get_alpha() or 1.0) if grid.get_visible() else None,
+        "right": right,
+    }
+
+
+def fix_automatic_ticks(fig) -> None:
+    """Draw the automatic ticks of a finished figure (numeric axes) as
+    :func:`fixed_ticks` does: the same positions and labels, without
+    matplotlib's per-tick artists. Axes sharing an axis are read first."""
+    found = []
+    for ax in fig.axes:
+        if ax.get_visible() and ax.axison:
+            for axis in (ax.xaxis, ax.yaxis):
+                if axis.get_visible() and (spec := _automatic_ticks(axis)):
+                    found.append((ax, axis.axis_name, spec))
+    for ax, which, spec in found:
+        fixed_ticks(ax, which, spec.pop("positions"), **spec)
 
 
 def _pads(ax) -> list[_AxisLabelPad]:
