@@ -406,11 +406,11 @@ def test_fitted_pdf_is_the_fitted_figure_drawn_once(name, forty):
 def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
     name, ideal, monkeypatch
 ):
-    """The faster marker output and the cached text layouts write the bytes
-    matplotlib's own PDF renderer writes."""
+    """The faster marker output, the cached marker shapes, text metrics and
+    text layouts write the bytes matplotlib's own PDF renderer writes."""
     import contextlib
 
-    from matplotlib.backends.backend_pdf import RendererPdf
+    from matplotlib.backends.backend_pdf import PdfFile, RendererPdf
 
     from analysis.plots import _fitted
 
@@ -423,6 +423,12 @@ def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
         _fitted._TextBoundsRenderer, "draw_markers", RendererPdf.draw_markers
     )
     monkeypatch.setattr(_fitted, "_layouts_cached", lambda r: contextlib.nullcontext())
+    monkeypatch.setattr(_fitted._CroppedPdfFile, "markerObject", PdfFile.markerObject)
+    monkeypatch.setattr(
+        _fitted._TextBoundsRenderer,
+        "get_text_width_height_descent",
+        RendererPdf.get_text_width_height_descent,
+    )
     content = PdfReader(io.BytesIO(fast)).pages[0].get_contents().get_data()
     assert b" Tf" in content  # text as text
     if name == "target_podium":
