@@ -34,6 +34,7 @@ from matplotlib.backends.backend_pdf import (
     Op,
     PdfFile,
     RendererPdf,
+    Stream,
     Verbatim,
     pdfRepr,
 )
@@ -49,6 +50,30 @@ _POINTS = 72.0  # PDF units per inch
 
 # marker shape (path, transform) → its PDF path operators and extent
 _MARKER_SHAPES: dict = {}
+
+
+class _WholeStream(Stream):
+    """A PDF stream that compresses its content in one go when it ends, not
+    write by write (a figure makes tens of thousands of small writes); the
+    compressed bytes are the same."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.pending: list[bytes] = []
+
+    def write(self, data) -> None:
+        if self.compressobj is None:
+            super().write(data)
+        else:
+            self.pending.append(data)
+
+    def _flush(self) -> None:
+        if self.pending:
+            self.file.write(self.compressobj.compress(b"".join(self.pending)))
+            self.pending = []
+        super()._flush()
 
 
 class _CroppedPdfFile(PdfFile):
@@ -85,6 +110,10 @@ class _CroppedPdfFile(PdfFile):
         ob = self.reserveObject(f"marker {len(self.markers)}")
         self.markers[key] = [name, ob, bbox, lw]
         return name
+
+    def beginStream(self, id, len, extra=None, png=None):  # noqa: N802 (matplotlib's name)
+        assert self.currentstream is None
+        self.currentstream = _WholeStream(id, len, self, extra, png)
 
     def writeObject(self, obj, contents):  # noqa: N802 (matplotlib's name)
         if isinstance(contents, dict) and contents.get("Type") == Name("Page"):
