@@ -20,10 +20,11 @@ from collections.abc import Sequence
 import matplotlib as mpl
 import numpy as np
 from matplotlib.artist import Artist
-from matplotlib.collections import LineCollection
 from matplotlib.lines import TICKDOWN, TICKLEFT, TICKRIGHT, Line2D
 from matplotlib.text import Text
 from matplotlib.ticker import FixedLocator, NullLocator
+
+from ._paths import add_lines
 
 __all__ = [
     "axis_labels",
@@ -117,18 +118,16 @@ def fixed_ticks(
         lines = [[(0.0, p), (1.0, p)] for p in positions]
         marker = TICKRIGHT if right else TICKLEFT
     zorder = axis.get_zorder()
-    if grid_alpha is not None and len(positions):
-        ax.add_collection(
-            LineCollection(
-                lines,
-                colors=rc["grid.color"],
-                linewidths=rc["grid.linewidth"],
-                linestyles=rc["grid.linestyle"],
-                alpha=grid_alpha,
-                transform=grid_transform,
-                zorder=zorder,
-            ),
-            autolim=False,
+    if grid_alpha is not None:
+        add_lines(
+            ax,
+            lines,
+            edgecolors=rc["grid.color"],
+            linewidths=rc["grid.linewidth"],
+            linestyles=rc["grid.linestyle"],
+            alpha=grid_alpha,  # the lines do not cross
+            transform=grid_transform,
+            zorder=zorder,
         )
     if len(positions):
         ax.add_artist(

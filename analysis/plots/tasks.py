@@ -14,14 +14,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
-from scipy.cluster.hierarchy import dendrogram, linkage
-from scipy.spatial.distance import squareform
 
 from ranking import spearman_footrule
 
+from ._paths import add_bars
 from ._style import (
     algorithm_colors,
     axis_width,
@@ -243,28 +241,20 @@ def stacked_frequency_plot(
     xlim = (0.55 - 0.05 * span, m_all + 0.45 + 0.05 * span)
     for ax, a in zip(axes, algs, strict=False):
         base = np.zeros(m_all)
-        bars, faces = [], []  # all stacked bars of the panel as one collection
+        groups = []  # each task's stacked bars of the panel
         for t, color in zip(names, colors, strict=True):
             heights = np.zeros(m_all)
             for r, share in tasks[t]["bootstrap"][a]["freq"].items():
                 index = min(m_all, max(1, round(float(r)))) - 1
                 heights[index] += share / len(names)
-            for x, h, b in zip(rank_axis, heights, base, strict=True):
-                if h > 0:
-                    bars.append(
-                        [
-                            (x - 0.45, b),
-                            (x - 0.45, b + h),
-                            (x + 0.45, b + h),
-                            (x + 0.45, b),
-                        ]
-                    )
-                    faces.append(color)
+            bars = [
+                [(x - 0.45, b), (x - 0.45, b + h), (x + 0.45, b + h), (x + 0.45, b)]
+                for x, h, b in zip(rank_axis, heights, base, strict=True)
+                if h > 0
+            ]
+            groups.append((color, bars))
             base += heights
-        ax.add_collection(
-            PolyCollection(bars, facecolors=faces, edgecolors="none", linewidths=0),
-            autolim=False,
-        )
+        add_bars(ax, groups)
         ax.set_xlim(*xlim)
         ax.set_title(short_label(a), fontsize=8)
         ax.tick_params(labelsize=6)
@@ -314,6 +304,10 @@ def task_dendrogram(
 ) -> Figure:
     """Dendrogram of the tasks: complete linkage on Spearman's footrule
     between their rankings (seed 000 Fig. 8a)."""
+    # scipy's clustering takes a third of a second to import: only here
+    from scipy.cluster.hierarchy import dendrogram, linkage
+    from scipy.spatial.distance import squareform
+
     names, d = task_distances(key_block)
     _require_tasks(names, "dendrogram")
     z = linkage(squareform(d, checks=False), method="complete")

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from matplotlib.collections import LineCollection
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
+from ._paths import add_lines
 from ._style import (
     NOT_SIGNIFICANT,
     SIGNIFICANT,
@@ -73,11 +73,8 @@ def draw_blobs(
     if xs:
         ax.scatter(xs, ys, s=sizes, color=faces, alpha=0.8, linewidths=0, zorder=2)
     if lines:
-        ax.add_collection(
-            LineCollection(
-                lines, colors="black", linewidths=1, capstyle="projecting", zorder=3
-            ),
-            autolim=False,
+        add_lines(
+            ax, lines, edgecolors="black", linewidths=1, capstyle="projecting", zorder=3
         )
         ax.scatter(
             *zip(*medians, strict=True), marker="x", color="black", s=20, zorder=4
