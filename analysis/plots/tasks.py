@@ -157,23 +157,42 @@ def bootstrap_blobs_per_algorithm(
     cols = min(len(algs), 4 if len(names) <= 8 else 3 if len(names) <= 14 else 2)
     rows = math.ceil(len(algs) / cols)
     fig = new_figure(cols * max(2.2, 0.2 * len(names) + 1.0), rows * 2.4 + 0.6)
-    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False).ravel())
-    for ax, a in zip(axes, algs, strict=False):
-        draw_blobs(
-            ax,
-            names,
-            [tasks[t]["bootstrap"][a]["freq"] for t in names],
-            colors=colors,
-            summaries=[tasks[t]["bootstrap"][a] for t in names],
-            max_rank=m_all,
-            small=True,
-        )
-        ax.set_title(short_label(a), fontsize=8)
-    for ax in axes[len(algs) :]:
-        ax.set_visible(False)
+    panels = [(short_label(a), [tasks[t]["bootstrap"][a] for t in names]) for a in algs]
+    _blob_grid(
+        fig, cols, panels, columns=names, colors=colors, max_rank=m_all, small=True
+    )
     fig.suptitle(title or "Bootstrap ranks per algorithm across tasks", fontsize=10)
     _grid_layout(fig, rows)
     return fig
+
+
+def _blob_grid(
+    fig: Figure,
+    cols: int,
+    panels: list[tuple[str, list[Mapping[str, Any]]]],
+    *,
+    columns: list[str],
+    colors: list[str],
+    max_rank: int,
+    small: bool = False,
+) -> None:
+    """A panel of bootstrap blobs per (title, blocks), in a grid of ``cols``
+    columns (only the axes it fills): column j's blobs from ``blocks[j]``
+    (``freq`` and the 95 % summary); ``small`` labels as in draw_blobs."""
+    rows = math.ceil(len(panels) / cols)
+    grid = fig.add_gridspec(rows, cols)
+    for i, (name, blocks) in enumerate(panels):
+        ax = fig.add_subplot(grid[i // cols, i % cols])
+        draw_blobs(
+            ax,
+            columns,
+            [block["freq"] for block in blocks],
+            colors=colors,
+            summaries=blocks,
+            max_rank=max_rank,
+            small=small,
+        )
+        ax.set_title(name, fontsize=8 if small else 9)
 
 
 @plain_text
@@ -197,19 +216,12 @@ def bootstrap_blobs_per_task(
     rows = math.ceil(len(tasks) / cols)
     width = axis_width(len(algs), per_item=0.2, minimum=3.0)
     fig = new_figure(cols * width, rows * max(2.6, 1.2 + 0.06 * m_all) + 0.6)
-    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False).ravel())
-    for ax, (name, block) in zip(axes, tasks.items(), strict=False):
-        draw_blobs(
-            ax,
-            algs,
-            [block["bootstrap"][a]["freq"] for a in algs],
-            colors=[colors[a] for a in algs],
-            summaries=[block["bootstrap"][a] for a in algs],
-            max_rank=m_all,
-        )
-        ax.set_title(short_label(name, 40), fontsize=9)
-    for ax in axes[len(tasks) :]:
-        ax.set_visible(False)
+    panels = [
+        (short_label(name, 40), [block["bootstrap"][a] for a in algs])
+        for name, block in tasks.items()
+    ]
+    faces = [colors[a] for a in algs]
+    _blob_grid(fig, cols, panels, columns=algs, colors=faces, max_rank=m_all)
     fig.suptitle(title or "Bootstrap ranks per task", fontsize=10)
     _grid_layout(fig, rows)
     return fig
