@@ -14,6 +14,7 @@ from ._style import (
     ordered,
     short_label,
 )
+from ._ticks import axis_labels
 from .assessment import (
     dot_box_plot,
     podium_plot,
@@ -46,6 +47,7 @@ __all__ = [
     "MIN_TASKS_FOR_SIMILARITY",
     "OKABE_ITO",
     "algorithm_colors",
+    "axis_labels",
     "blob_plot",
     "bootstrap_blobs_per_algorithm",
     "bootstrap_blobs_per_task",

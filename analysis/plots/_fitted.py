@@ -34,6 +34,8 @@ from matplotlib.backends.backend_pdf import (
     Op,
     PdfFile,
     RendererPdf,
+    Stream,
+    Verbatim,
     pdfRepr,
 )
 from matplotlib.figure import Figure
@@ -46,10 +48,72 @@ __all__ = ["fitted_pdf"]
 _POINTS = 72.0  # PDF units per inch
 
 
+# marker shape (path, transform) → its PDF path operators and extent
+_MARKER_SHAPES: dict = {}
+
+
+class _WholeStream(Stream):
+    """A PDF stream that compresses its content in one go when it ends, not
+    write by write (a figure makes tens of thousands of small writes); the
+    compressed bytes are the same."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.pending: list[bytes] = []
+
+    def write(self, data) -> None:
+        if self.compressobj is None:
+            super().write(data)
+        else:
+            self.pending.append(data)
+
+    def _flush(self) -> None:
+        if self.pending:
+            self.file.write(self.compressobj.compress(b"".join(self.pending)))
+            self.pending = []
+        super()._flush()
+
+
 class _CroppedPdfFile(PdfFile):
     """A one-page PDF whose MediaBox is set after drawing (``media_box``)."""
 
     media_box: list[float] | None = None
+
+    def markerObject(  # noqa: N802 (matplotlib's name)
+        self, path, trans, fill, stroke, lw, joinstyle, capstyle
+    ):
+        """``PdfFile.markerObject`` of matplotlib 3.11 writing the same bytes,
+        with the operators and extent of a marker shape taken from a cache:
+        the same few markers (dots, tick marks) recur in every figure, and the
+        extent of a curved one is computed in Python from its Bézier segments.
+        (As there, each call's operators are a new ``Verbatim``, which equals
+        only itself: calls do not share a marker object.)"""
+        shape = (
+            path.vertices.tobytes(),
+            None if path.codes is None else path.codes.tobytes(),
+            trans.get_matrix().tobytes(),
+        )
+        if shape not in _MARKER_SHAPES:
+            (operators,) = self.pathOperations(path, trans, simplify=False)
+            _MARKER_SHAPES[shape] = (operators.pdfRepr(), path.get_extents(trans))
+        operators, bbox = _MARKER_SHAPES[shape]
+        key = (
+            (Verbatim(operators),),
+            bool(fill),
+            bool(stroke),
+            joinstyle,
+            capstyle,
+        )
+        name = Name(f"M{len(self.markers)}")
+        ob = self.reserveObject(f"marker {len(self.markers)}")
+        self.markers[key] = [name, ob, bbox, lw]
+        return name
+
+    def beginStream(self, id, len, extra=None, png=None):  # noqa: N802 (matplotlib's name)
+        assert self.currentstream is None
+        self.currentstream = _WholeStream(id, len, self, extra, png)
 
     def writeObject(self, obj, contents):  # noqa: N802 (matplotlib's name)
         if isinstance(contents, dict) and contents.get("Type") == Name("Page"):
@@ -68,6 +132,7 @@ class _CroppedPdfFile(PdfFile):
 
 
 _HEIGHT_METRICS: dict = {}
+_TEXT_METRICS: dict = {}
 
 
 def _number(value: float) -> bytes:
@@ -101,6 +166,17 @@ class _TextBoundsRenderer(RendererPdf):
         self.outer = self
         self.text_size = 0.0
         self.boxes: list[tuple[float, float, float, float]] = []
+
+    def get_text_width_height_descent(self, s, prop, ismath):
+        """Width, height and descent of a line of text (points), cached
+        across figures: names and tick labels recur, and laying a line out
+        with the font costs as much as drawing it."""
+        if ismath:
+            return super().get_text_width_height_descent(s, prop, ismath)
+        key = (s, prop.copy())
+        if key not in _TEXT_METRICS:
+            _TEXT_METRICS[key] = super().get_text_width_height_descent(s, prop, ismath)
+        return _TEXT_METRICS[key]
 
     def _get_font_height_metrics(self, prop):
         """Ascent, descent and line gap of the font (points), as Text

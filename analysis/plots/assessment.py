@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ranking import case_ranks
 
+from ._paths import add_bars, add_lines
 from ._style import (
     algorithm_colors,
     axis_width,
@@ -31,10 +32,10 @@ from ._style import (
     new_figure,
     ordered,
     plain_text,
-    rotate_labels,
     short_label,
-    tick_labels,
+    x_labels,
 )
+from ._ticks import fixed_ticks
 
 __all__ = [
     "dot_box_plot",
@@ -161,13 +162,13 @@ def _draw_boxes(ax, stats: list[dict[str, float] | None], width: float = 0.6) ->
         medians.append([(left, st["med"]), (right, st["med"])])
     # Line2D's look: 1 pt black, projecting caps, round joins; zorder as bxp
     style = {
-        "colors": "black",
+        "edgecolors": "black",
         "linewidths": 1.0,
         "capstyle": "projecting",
         "joinstyle": "round",
     }
-    ax.add_collection(LineCollection(frame, zorder=2, **style), autolim=False)
-    ax.add_collection(LineCollection(medians, zorder=2.1, **style), autolim=False)
+    add_lines(ax, frame, zorder=2, **style)
+    add_lines(ax, medians, zorder=2.1, **style)
 
 
 def draw_dot_box(ax, x: np.ndarray, algs: list[str], *, metric: str) -> None:
@@ -191,8 +192,7 @@ def draw_dot_box(ax, x: np.ndarray, algs: list[str], *, metric: str) -> None:
             color=colors[algs[j]],
             alpha=0.6,
         )
-    ax.set_xticks(np.arange(len(algs)), _case_labels(x, algs))
-    rotate_labels(ax, len(algs))
+    x_labels(ax, _case_labels(x, algs))
     ax.set_xlim(-0.6, len(algs) - 0.4)
     limits = finite_limits(x)
     if limits:
@@ -276,23 +276,23 @@ def draw_podium(
     width = 1.0 / (m + 1)
     # m x m bars as one collection (m * m Rectangle patches cost more to make
     # and draw than the rest of the panel); the axis starts at 0 as bar's does.
-    bars, faces = [], []
+    groups = []
     for j, a in enumerate(algs):
         freq = np.bincount(places[:, j] - 1, minlength=m)[:m] / n
-        for left, h in zip(np.arange(m) + offsets[j] - width / 2, freq, strict=True):
-            bars.append([(left, 0), (left, h), (left + width, h), (left + width, 0)])
-            faces.append(colors[a])
-    bottom.add_collection(
-        PolyCollection(bars, facecolors=faces, edgecolors="none", linewidths=0),
-        autolim=False,
-    )
-    peak = max((b[1][1] for b in bars), default=0.0)
+        lefts = np.arange(m) + offsets[j] - width / 2
+        bars = [
+            [(left, 0), (left, h), (left + width, h), (left + width, 0)]
+            for left, h in zip(lefts, freq, strict=True)
+        ]
+        groups.append((colors[a], bars))
+    add_bars(bottom, groups)
+    peak = max((b[1][1] for _, bars in groups for b in bars), default=0.0)
     bottom.set_ylim(0, peak * 1.05 if peak > 0 else 1.0)
     bottom.set_ylabel("share of cases")
-    bottom.set_xticks(np.arange(m), [str(p) for p in range(1, m + 1)])
+    places = [str(p) for p in range(1, m + 1)]
+    fixed_ticks(bottom, "x", np.arange(m), places, size=label_size(m))
+    fixed_ticks(top, "x", np.arange(m))  # marks only: the places are below
     bottom.set_xlabel("Podium place (per-case rank)")
-    for label in tick_labels(bottom.xaxis):
-        label.set_fontsize(label_size(m))
 
 
 def _legend(ax, algs: list[str]) -> None:
@@ -374,11 +374,9 @@ def draw_heatmap(ax, x: np.ndarray, algs: list[str], *, higher_is_better: bool):
     image = ax.imshow(
         counts, cmap="viridis_r", aspect="auto", origin="upper", interpolation="none"
     )
-    ax.set_xticks(np.arange(m), [short_label(a) for a in algs])
-    ax.set_yticks(np.arange(m), [str(i) for i in range(1, m + 1)])
-    rotate_labels(ax, m)
-    for label in tick_labels(ax.yaxis):
-        label.set_fontsize(label_size(m))
+    x_labels(ax, [short_label(a) for a in algs])
+    ranks = [str(i) for i in range(1, m + 1)]
+    fixed_ticks(ax, "y", np.arange(m), ranks, size=label_size(m))
     ax.set_ylabel("Per-case rank")
     return image
 
@@ -476,7 +474,6 @@ def target_grid(
                 inner = spec.subgridspec(2, 1, height_ratios=[3, 1], hspace=0.1)
                 ax = fig.add_subplot(inner[0])
                 bottom = fig.add_subplot(inner[1], sharex=ax)
-                ax.tick_params(labelbottom=False)
                 draw_podium(
                     ax,
                     bottom,

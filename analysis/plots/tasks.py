@@ -14,14 +14,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
-from scipy.cluster.hierarchy import dendrogram, linkage
-from scipy.spatial.distance import squareform
 
 from ranking import spearman_footrule
 
+from ._paths import add_bars
 from ._style import (
     algorithm_colors,
     axis_width,
@@ -31,10 +29,9 @@ from ._style import (
     ordered,
     palette,
     plain_text,
-    rotate_labels,
     short_label,
-    tick_labels,
 )
+from ._ticks import fixed_ticks
 from .uncertainty import draw_blobs
 
 # Dendrogram and network compare task rankings: with two tasks there is
@@ -130,7 +127,6 @@ def rank_blobs_across_tasks(
         summaries=summaries,
         max_rank=m_all,
     )
-    rotate_labels(ax, len(algs))
     ax.set_xlabel("Algorithm (ordered by consensus)")
     fig.suptitle(title or f"Ranks across {len(tasks)} tasks", fontsize=10)
     return fit_to_text(fig)
@@ -161,26 +157,42 @@ def bootstrap_blobs_per_algorithm(
     cols = min(len(algs), 4 if len(names) <= 8 else 3 if len(names) <= 14 else 2)
     rows = math.ceil(len(algs) / cols)
     fig = new_figure(cols * max(2.2, 0.2 * len(names) + 1.0), rows * 2.4 + 0.6)
-    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False).ravel())
-    for ax, a in zip(axes, algs, strict=False):
-        draw_blobs(
-            ax,
-            names,
-            [tasks[t]["bootstrap"][a]["freq"] for t in names],
-            colors=colors,
-            summaries=[tasks[t]["bootstrap"][a] for t in names],
-            max_rank=m_all,
-        )
-        ax.set_title(short_label(a), fontsize=8)
-        ax.tick_params(labelsize=6)
-        rotate_labels(ax, max(7, len(names)))
-        for label in tick_labels(ax.xaxis):
-            label.set_fontsize(6)
-    for ax in axes[len(algs) :]:
-        ax.set_visible(False)
+    panels = [(short_label(a), [tasks[t]["bootstrap"][a] for t in names]) for a in algs]
+    _blob_grid(
+        fig, cols, panels, columns=names, colors=colors, max_rank=m_all, small=True
+    )
     fig.suptitle(title or "Bootstrap ranks per algorithm across tasks", fontsize=10)
     _grid_layout(fig, rows)
     return fig
+
+
+def _blob_grid(
+    fig: Figure,
+    cols: int,
+    panels: list[tuple[str, list[Mapping[str, Any]]]],
+    *,
+    columns: list[str],
+    colors: list[str],
+    max_rank: int,
+    small: bool = False,
+) -> None:
+    """A panel of bootstrap blobs per (title, blocks), in a grid of ``cols``
+    columns (only the axes it fills): column j's blobs from ``blocks[j]``
+    (``freq`` and the 95 % summary); ``small`` labels as in draw_blobs."""
+    rows = math.ceil(len(panels) / cols)
+    grid = fig.add_gridspec(rows, cols)
+    for i, (name, blocks) in enumerate(panels):
+        ax = fig.add_subplot(grid[i // cols, i % cols])
+        draw_blobs(
+            ax,
+            columns,
+            [block["freq"] for block in blocks],
+            colors=colors,
+            summaries=blocks,
+            max_rank=max_rank,
+            small=small,
+        )
+        ax.set_title(name, fontsize=8 if small else 9)
 
 
 @plain_text
@@ -204,20 +216,12 @@ def bootstrap_blobs_per_task(
     rows = math.ceil(len(tasks) / cols)
     width = axis_width(len(algs), per_item=0.2, minimum=3.0)
     fig = new_figure(cols * width, rows * max(2.6, 1.2 + 0.06 * m_all) + 0.6)
-    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False).ravel())
-    for ax, (name, block) in zip(axes, tasks.items(), strict=False):
-        draw_blobs(
-            ax,
-            algs,
-            [block["bootstrap"][a]["freq"] for a in algs],
-            colors=[colors[a] for a in algs],
-            summaries=[block["bootstrap"][a] for a in algs],
-            max_rank=m_all,
-        )
-        ax.set_title(short_label(name, 40), fontsize=9)
-        rotate_labels(ax, len(algs))
-    for ax in axes[len(tasks) :]:
-        ax.set_visible(False)
+    panels = [
+        (short_label(name, 40), [block["bootstrap"][a] for a in algs])
+        for name, block in tasks.items()
+    ]
+    faces = [colors[a] for a in algs]
+    _blob_grid(fig, cols, panels, columns=algs, colors=faces, max_rank=m_all)
     fig.suptitle(title or "Bootstrap ranks per task", fontsize=10)
     _grid_layout(fig, rows)
     return fig
@@ -249,28 +253,20 @@ def stacked_frequency_plot(
     xlim = (0.55 - 0.05 * span, m_all + 0.45 + 0.05 * span)
     for ax, a in zip(axes, algs, strict=False):
         base = np.zeros(m_all)
-        bars, faces = [], []  # all stacked bars of the panel as one collection
+        groups = []  # each task's stacked bars of the panel
         for t, color in zip(names, colors, strict=True):
             heights = np.zeros(m_all)
             for r, share in tasks[t]["bootstrap"][a]["freq"].items():
                 index = min(m_all, max(1, round(float(r)))) - 1
                 heights[index] += share / len(names)
-            for x, h, b in zip(rank_axis, heights, base, strict=True):
-                if h > 0:
-                    bars.append(
-                        [
-                            (x - 0.45, b),
-                            (x - 0.45, b + h),
-                            (x + 0.45, b + h),
-                            (x + 0.45, b),
-                        ]
-                    )
-                    faces.append(color)
+            bars = [
+                [(x - 0.45, b), (x - 0.45, b + h), (x + 0.45, b + h), (x + 0.45, b)]
+                for x, h, b in zip(rank_axis, heights, base, strict=True)
+                if h > 0
+            ]
+            groups.append((color, bars))
             base += heights
-        ax.add_collection(
-            PolyCollection(bars, facecolors=faces, edgecolors="none", linewidths=0),
-            autolim=False,
-        )
+        add_bars(ax, groups)
         ax.set_xlim(*xlim)
         ax.set_title(short_label(a), fontsize=8)
         ax.tick_params(labelsize=6)
@@ -320,6 +316,10 @@ def task_dendrogram(
 ) -> Figure:
     """Dendrogram of the tasks: complete linkage on Spearman's footrule
     between their rankings (seed 000 Fig. 8a)."""
+    # scipy's clustering takes a third of a second to import: only here
+    from scipy.cluster.hierarchy import dendrogram, linkage
+    from scipy.spatial.distance import squareform
+
     names, d = task_distances(key_block)
     _require_tasks(names, "dendrogram")
     z = linkage(squareform(d, checks=False), method="complete")
@@ -329,10 +329,16 @@ def task_dendrogram(
     for xs, ys in zip(tree["icoord"], tree["dcoord"], strict=True):
         ax.plot(xs, ys, color="0.2", linewidth=1.2)
     leaves = tree["ivl"]
-    ax.set_xticks(5 + 10 * np.arange(len(leaves)), leaves)
+    fixed_ticks(
+        ax,
+        "x",
+        5 + 10 * np.arange(len(leaves)),
+        leaves,
+        size=label_size(len(names)),
+        rotate=len(names) > 6,
+    )
     ax.set_xlim(0, 10 * len(leaves))
     ax.set_ylim(0, max(1.0, 1.05 * float(z[:, 2].max())))
-    rotate_labels(ax, len(names))
     ax.set_ylabel("Spearman's footrule (complete linkage)")
     fig.suptitle(title or "Similarity of task rankings", fontsize=10)
     return fit_to_text(fig)

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from matplotlib.collections import LineCollection
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
+from ._paths import add_lines
 from ._style import (
     NOT_SIGNIFICANT,
     SIGNIFICANT,
@@ -28,10 +28,10 @@ from ._style import (
     ordered,
     palette,
     plain_text,
-    rotate_labels,
     short_label,
-    tick_labels,
+    x_labels,
 )
+from ._ticks import fixed_ticks
 
 __all__ = [
     "blob_plot",
@@ -51,8 +51,11 @@ def draw_blobs(
     colors: list[str],
     summaries: list[Mapping[str, Any] | None] | None = None,
     max_rank: int,
+    small: bool = False,
 ) -> None:
-    """Blobs at (column, rank) with area ∝ share; median cross and 95 % line."""
+    """Blobs at (column, rank) with area ∝ share; median cross and 95 % line.
+    Column names are sized for their number and rotated beyond six; ``small``:
+    every label at 6 pt, names rotated (panels of a grid)."""
     scale = 260.0 if len(columns) <= 10 else 120.0
     # One artist per layer (blobs, lines, medians) for all columns, in column
     # order: what a scatter and a line per column draw, at a fraction of the
@@ -70,23 +73,31 @@ def draw_blobs(
     if xs:
         ax.scatter(xs, ys, s=sizes, color=faces, alpha=0.8, linewidths=0, zorder=2)
     if lines:
-        ax.add_collection(
-            LineCollection(
-                lines, colors="black", linewidths=1, capstyle="projecting", zorder=3
-            ),
-            autolim=False,
+        add_lines(
+            ax, lines, edgecolors="black", linewidths=1, capstyle="projecting", zorder=3
         )
         ax.scatter(
             *zip(*medians, strict=True), marker="x", color="black", s=20, zorder=4
         )
-    ax.set_xticks(np.arange(len(columns)), [short_label(c, 40) for c in columns])
+    names = [short_label(c, 40) for c in columns]
+    if small:
+        fixed_ticks(ax, "x", np.arange(len(names)), names, size=6, rotate=True)
+    else:
+        x_labels(ax, names)
     ax.set_xlim(-0.6, len(columns) - 0.4)
     ax.set_ylim(max_rank + 0.5, 0.5)
     step = 1 if max_rank <= 20 else 5
-    ax.set_yticks(
+    ranks = (
         [1, *range(step, max_rank + 1, step)] if step > 1 else range(1, max_rank + 1)
     )
-    ax.grid(axis="y", alpha=0.3)
+    fixed_ticks(
+        ax,
+        "y",
+        ranks,
+        [str(r) for r in ranks],
+        size=6 if small else None,
+        grid_alpha=0.3,
+    )
     ax.set_ylabel("Rank")
 
 
@@ -117,7 +128,6 @@ def blob_plot(
         summaries=[boot[a] for a in algs],
         max_rank=m_all,
     )
-    rotate_labels(ax, len(algs))
     ax.set_xlabel(
         "Algorithm (task rank above the name)" if len(algs) <= 20 else "Algorithm"
     )
@@ -177,8 +187,7 @@ def kendall_tau_violins(
                 drawn += [summary["lower"], summary["upper"]]
                 ax.plot([j, j], [summary["lower"], summary["upper"]], color=colors[j])
                 ax.scatter([j], [summary["median"]], color=colors[j], zorder=3)
-    ax.set_xticks(np.arange(len(labels)), [short_label(x) for x in labels])
-    rotate_labels(ax, len(labels))
+    x_labels(ax, [short_label(x) for x in labels])
     low = min([*drawn, 1.0])
     ax.set_ylim(max(-1.05, low - 0.1 * (1.0 - low) - 0.02), 1.02)
     ax.set_xlim(-0.6, len(labels) - 0.4)
@@ -206,11 +215,8 @@ def draw_significance(ax, task_block: Mapping[str, Any], algs: list[str]) -> Non
         interpolation="none",  # one pixel per cell in the PDF
     )
     names = [short_label(a) for a in algs]
-    ax.set_xticks(np.arange(m), names)
-    ax.set_yticks(np.arange(m), names)
-    rotate_labels(ax, m)
-    for label in tick_labels(ax.yaxis):
-        label.set_fontsize(label_size(m))
+    x_labels(ax, names)
+    fixed_ticks(ax, "y", np.arange(m), names, size=label_size(m))
     # two lines: one would run into the next panel of a per-target grid
     ax.set_xlabel("Algorithm A\n(yellow: A significantly better than B)")
     ax.set_ylabel("Algorithm B")
@@ -295,12 +301,11 @@ def ranking_methods_plot(
         ):
             if not np.isnan(y):
                 ax.text(x, y, short_label(a), ha=ha, va="center", fontsize=size)
-    ax.set_xticks(xs, columns)
-    rotate_labels(ax, 10)
+    x_labels(ax, columns, n=10)
     ax.set_xlim(-0.1, len(columns) - 0.9)
     ax.set_ylim(m_all + 0.5, 0.5)
-    ax.set_yticks(range(1, m_all + 1, 1 if m_all <= 20 else 5))
+    ranks = range(1, m_all + 1, 1 if m_all <= 20 else 5)
+    fixed_ticks(ax, "y", list(ranks), [str(r) for r in ranks], grid_alpha=0.3)
     ax.set_ylabel("Rank")
-    ax.grid(axis="y", alpha=0.3)
     fig.suptitle(title or "Ranks across ranking methods", fontsize=10)
     return fit_to_text(fig)

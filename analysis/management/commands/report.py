@@ -10,6 +10,7 @@ the ranks (see ``_while_it_runs``)."""
 from __future__ import annotations
 
 import datetime
+import gc
 import json
 import multiprocessing
 import traceback
@@ -163,7 +164,9 @@ class AnalysisProcess:
 
 
 def _analyse(compute: Callable[[], dict[str, Any]], send: Connection) -> None:
-    """The forked process: the output, or the error as text."""
+    """The forked process: the output, or the error as text. The inherited
+    heap is frozen: garbage collections scan only what the analysis makes."""
+    gc.freeze()
     try:
         message = ("output", compute())
     except (OSError, ValueError) as exc:

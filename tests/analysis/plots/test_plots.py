@@ -166,10 +166,10 @@ def test_names_are_drawn_as_plain_text_not_mathtext(ideal):
     ranks = {names.get(a, a): r for a, r in block["ranks"].items()}
     fig = plots.dot_box_plot(renamed, task="Brain", metric="DSC", ranks=ranks)
     pdf = plots.figure_pdf(fig)
-    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    labels = [t.get_text() for t in plots.axis_labels(fig.axes[0], "x")]
     assert "$x_1$" in labels
     assert pdf.startswith(b"%PDF")
-    assert not any(t._parse_math for t in fig.axes[0].get_xticklabels())
+    assert not any(t._parse_math for t in plots.axis_labels(fig.axes[0], "x"))
 
 
 def test_extreme_values_do_not_break_a_figure():
@@ -210,7 +210,7 @@ def test_each_target_keeps_its_own_cases():
     fig = plots.dot_box_plot(
         frame, task="T", metric="DSC", ranks={"A": 1, "B": 2}, target="a"
     )
-    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["A", "B"]
+    assert [t.get_text() for t in plots.axis_labels(fig.axes[0], "x")] == ["A", "B"]
     with pytest.raises(ValueError, match="has targets"):
         plots.task_matrix(frame, task="T", metric="DSC", algorithms=["A", "B"])
 
@@ -241,16 +241,16 @@ def test_dendrogram_and_network_need_three_tasks(ideal):
 def test_blob_plot_with_forty_algorithms_labels_all_and_scales_width(forty):
     block = forty[1]["rankings"]["DSC"]["tasks"]["T01"]
     fig = plots.blob_plot(block)
-    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    labels = [t.get_text() for t in plots.axis_labels(fig.axes[0], "x")]
     assert len(labels) == 40
     assert fig.get_figwidth() > 8
-    assert fig.axes[0].get_xticklabels()[0].get_rotation() == 60
+    assert plots.axis_labels(fig.axes[0], "x")[0].get_rotation() == 60
 
 
 def test_blob_plot_top_k_keeps_best_algorithms(forty):
     block = forty[1]["rankings"]["DSC"]["tasks"]["T01"]
     fig = plots.blob_plot(block, top_k=5)
-    shown = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    shown = [t.get_text() for t in plots.axis_labels(fig.axes[0], "x")]
     assert shown == [
         f"{block['ranks'][a]}\n{a}" for a in plots.ordered(block["ranks"])[:5]
     ]
@@ -313,7 +313,7 @@ def test_violins_fall_back_to_summaries_without_samples():
     fig = plots.kendall_tau_violins(
         {}, summaries={"T1": {"median": 0.8, "lower": 0.6, "upper": 0.9}}
     )
-    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["T1"]
+    assert [t.get_text() for t in plots.axis_labels(fig.axes[0], "x")] == ["T1"]
     assert fig.axes[0].lines
 
 
@@ -406,11 +406,11 @@ def test_fitted_pdf_is_the_fitted_figure_drawn_once(name, forty):
 def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
     name, ideal, monkeypatch
 ):
-    """The faster marker output and the cached text layouts write the bytes
-    matplotlib's own PDF renderer writes."""
+    """The faster marker output, the cached marker shapes, text metrics and
+    text layouts write the bytes matplotlib's own PDF renderer writes."""
     import contextlib
 
-    from matplotlib.backends.backend_pdf import RendererPdf
+    from matplotlib.backends.backend_pdf import PdfFile, RendererPdf
 
     from analysis.plots import _fitted
 
@@ -423,6 +423,12 @@ def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
         _fitted._TextBoundsRenderer, "draw_markers", RendererPdf.draw_markers
     )
     monkeypatch.setattr(_fitted, "_layouts_cached", lambda r: contextlib.nullcontext())
+    monkeypatch.setattr(_fitted._CroppedPdfFile, "markerObject", PdfFile.markerObject)
+    monkeypatch.setattr(
+        _fitted._TextBoundsRenderer,
+        "get_text_width_height_descent",
+        RendererPdf.get_text_width_height_descent,
+    )
     content = PdfReader(io.BytesIO(fast)).pages[0].get_contents().get_data()
     assert b" Tf" in content  # text as text
     if name == "target_podium":
