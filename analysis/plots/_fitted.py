@@ -48,8 +48,32 @@ __all__ = ["fitted_pdf"]
 _POINTS = 72.0  # PDF units per inch
 
 
+class _Memo(dict):
+    """A cache of drawing work that starts afresh once it holds ``limit``
+    entries: figure workers can live as long as the server, and the names
+    drawn differ from run to run, so nothing may grow without bound."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def get_or_compute(self, key, compute):
+        try:
+            return self[key]
+        except KeyError:
+            if len(self) >= self.limit:
+                self.clear()
+            value = self[key] = compute()
+            return value
+
+
+def _marker_shape(path, trans, renderer) -> tuple:
+    (operators,) = renderer.pathOperations(path, trans, simplify=False)
+    return operators.pdfRepr(), path.get_extents(trans)
+
+
 # marker shape (path, transform) → its PDF path operators and extent
-_MARKER_SHAPES: dict = {}
+_MARKER_SHAPES = _Memo()
 
 
 class _WholeStream(Stream):
@@ -95,10 +119,9 @@ class _CroppedPdfFile(PdfFile):
             None if path.codes is None else path.codes.tobytes(),
             trans.get_matrix().tobytes(),
         )
-        if shape not in _MARKER_SHAPES:
-            (operators,) = self.pathOperations(path, trans, simplify=False)
-            _MARKER_SHAPES[shape] = (operators.pdfRepr(), path.get_extents(trans))
-        operators, bbox = _MARKER_SHAPES[shape]
+        operators, bbox = _MARKER_SHAPES.get_or_compute(
+            shape, lambda: _marker_shape(path, trans, self)
+        )
         key = (
             (Verbatim(operators),),
             bool(fill),
@@ -131,8 +154,8 @@ class _CroppedPdfFile(PdfFile):
         super().finalize()
 
 
-_HEIGHT_METRICS: dict = {}
-_TEXT_METRICS: dict = {}
+_HEIGHT_METRICS = _Memo()
+_TEXT_METRICS = _Memo()
 
 
 def _number(value: float) -> bytes:
@@ -173,22 +196,20 @@ class _TextBoundsRenderer(RendererPdf):
         with the font costs as much as drawing it."""
         if ismath:
             return super().get_text_width_height_descent(s, prop, ismath)
-        key = (s, prop.copy())
-        if key not in _TEXT_METRICS:
-            _TEXT_METRICS[key] = super().get_text_width_height_descent(s, prop, ismath)
-        return _TEXT_METRICS[key]
+        measure = super().get_text_width_height_descent
+        return _TEXT_METRICS.get_or_compute(
+            (s, prop.copy()), lambda: measure(s, prop, ismath)
+        )
 
     def _get_font_height_metrics(self, prop):
         """Ascent, descent and line gap of the font (points), as Text
         computes them from the font tables for every layout; cached, since
         reading a table costs as much as laying out a short label."""
-        key = prop.copy()
-        if key not in _HEIGHT_METRICS:
-            metrics = super()._get_font_height_metrics(prop)
-            if None in metrics:
-                metrics = _table_height_metrics(prop)
-            _HEIGHT_METRICS[key] = metrics
-        return _HEIGHT_METRICS[key]
+        def read() -> tuple:
+            metrics = super(_TextBoundsRenderer, self)._get_font_height_metrics(prop)
+            return _table_height_metrics(prop) if None in metrics else metrics
+
+        return _HEIGHT_METRICS.get_or_compute(prop.copy(), read)
 
     def draw_markers(self, gc, marker_path, marker_trans, path, trans, rgbFace=None):
         """``RendererPdf.draw_markers`` writing the same bytes: one
@@ -267,7 +288,7 @@ def _page_box(fig: Figure, renderer, boxes, pad: float) -> list[float]:
     return [round(float(v), 3) for v in (x0, y0, x1, y1)]
 
 
-_LAYOUTS: dict = {}
+_LAYOUTS = _Memo()
 
 
 @contextlib.contextmanager
@@ -288,11 +309,12 @@ def _layouts_cached(renderer: _TextBoundsRenderer) -> Iterator[None]:
             features and tuple(features),
             language if isinstance(language, str | None) else tuple(language),
         )
-        if key not in _LAYOUTS:
-            _LAYOUTS[key] = list(
-                shape(string, font, features=features, language=language)
+        return iter(
+            _LAYOUTS.get_or_compute(
+                key,
+                lambda: list(shape(string, font, features=features, language=language)),
             )
-        return iter(_LAYOUTS[key])
+        )
 
     _text_helpers.layout = layout
     try:

@@ -434,3 +434,22 @@ def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
     if name == "target_podium":
         assert content.count(b" cm /M") > 30  # the case dots, as markers
     assert plots.fitted_pdf(build) == fast
+
+
+def test_drawing_caches_are_bounded():
+    """Figure workers live as long as the server: a cache of text metrics or
+    marker shapes starts afresh at its limit instead of growing."""
+    from analysis.plots._fitted import _Memo
+
+    memo = _Memo(limit=3)
+    computed = []
+
+    def double(key: int) -> int:
+        computed.append(key)
+        return key * 2
+
+    for key in range(10):
+        assert memo.get_or_compute(key, lambda k=key: double(k)) == key * 2
+        assert len(memo) <= 3
+    assert memo.get_or_compute(9, lambda: -1) == 18  # still remembered
+    assert computed == list(range(10))
