@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.textpath import text_to_path
 
 from ._paths import add_lines
 from ._style import (
@@ -258,6 +260,24 @@ def _alternative_label(alt: Mapping[str, Any], several_metrics: bool) -> str:
     return label + (" = registered" if alt.get("registered") else "")
 
 
+def _room_for_names(
+    fig: Figure, ax, names: list[str], size: float, span: float
+) -> float:
+    """How far (in x data units) the x axis must reach beyond its first and
+    its last column for the names written at both ends of the lines to stay
+    inside the axes, clear of the rank tick labels and the frame: w = n·S /
+    (A − 2n) for names n inches wide, axes A inches wide and S data units of
+    columns."""
+    prop = FontProperties(size=size)
+    widest = max(
+        text_to_path.get_text_width_height_descent(name, prop, ismath=False)[0]
+        for name in names
+    )
+    name_inches = widest / 72 + 0.1  # and a little air before the point
+    axes_inches = ax.get_position().width * fig.get_figwidth()
+    return name_inches * span / max(axes_inches - 2 * name_inches, 0.3 * axes_inches)
+
+
 @plain_text
 def ranking_methods_plot(
     task_block: Mapping[str, Any],
@@ -302,7 +322,9 @@ def ranking_methods_plot(
             if not np.isnan(y):
                 ax.text(x, y, short_label(a), ha=ha, va="center", fontsize=size)
     x_labels(ax, columns, n=10)
-    ax.set_xlim(-0.1, len(columns) - 0.9)
+    names = [short_label(a) for a in algs]
+    room = _room_for_names(fig, ax, names, size, span=len(columns) - 0.8)
+    ax.set_xlim(-0.1 - room, len(columns) - 0.9 + room)
     ax.set_ylim(m_all + 0.5, 0.5)
     ranks = range(1, m_all + 1, 1 if m_all <= 20 else 5)
     fixed_ticks(ax, "y", list(ranks), [str(r) for r in ranks], grid_alpha=0.3)

@@ -453,3 +453,26 @@ def test_drawing_caches_are_bounded():
         assert len(memo) <= 3
     assert memo.get_or_compute(9, lambda: -1) == 18  # still remembered
     assert computed == list(range(10))
+
+
+def test_ranking_methods_names_stay_clear_of_the_rank_axis(ideal):
+    """The names at both ends of the lines lie inside the axes, so they cover
+    neither the rank tick labels nor the axis label nor the frame."""
+    fig = PLOTS["methods"](*ideal)
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    (ax,) = fig.axes
+    frame = ax.get_window_extent(renderer)
+    names = [t for t in ax.texts if t.get_transform() is ax.transData]
+    ranks = [t for t in ax.texts if t.get_text().isdigit()]
+    assert names
+    assert ranks
+    for name in names:
+        box = name.get_window_extent(renderer)
+        assert frame.x0 < box.x0, name.get_text()
+        assert box.x1 < frame.x1, name.get_text()
+        for other in [*ranks, ax.yaxis.label]:
+            assert not box.overlaps(other.get_window_extent(renderer)), (
+                name.get_text(),
+                other.get_text(),
+            )
