@@ -260,6 +260,23 @@ def _alternative_label(alt: Mapping[str, Any], several_metrics: bool) -> str:
     return label + (" = registered" if alt.get("registered") else "")
 
 
+def _names_by_rank(
+    ranking: Mapping[str, Any], algs: list[str], most: int = 3
+) -> dict[float, str]:
+    """The names to write at one end of the lines, one label per rank: tied
+    algorithms share a label ("A, B +2 more" beyond ``most`` names) instead
+    of printing over each other."""
+    tied: dict[float, list[str]] = {}
+    for a in algs:
+        if ranking.get(a) is not None:
+            tied.setdefault(float(ranking[a]), []).append(short_label(a))
+    return {
+        rank: ", ".join(names[:most])
+        + (f" +{len(names) - most} more" if len(names) > most else "")
+        for rank, names in tied.items()
+    }
+
+
 def _room_for_names(
     fig: Figure, ax, names: list[str], size: float, span: float
 ) -> float:
@@ -289,7 +306,7 @@ def ranking_methods_plot(
     every alternative scheme of the robustness audit (seed 000 Fig. 4);
     parallel lines mean the ranking does not depend on the method. The
     alternative that repeats the registered scheme says so ("= registered");
-    algorithms are named at both ends of their lines."""
+    algorithms are named at both ends of their lines (tied ones together)."""
     audit = task_block.get("audit")
     if not audit or not audit.get("alternatives"):
         raise ValueError("the task has no robustness audit")
@@ -315,15 +332,16 @@ def ranking_methods_plot(
             color=colors[a],
             linestyle=styles[(j // 8) % len(styles)],
         )
-        for x, y, ha in (
-            (xs[0] - 0.08, ys[0], "right"),
-            (xs[-1] + 0.08, ys[-1], "left"),
-        ):
-            if not np.isnan(y):
-                ax.text(x, y, short_label(a), ha=ha, va="center", fontsize=size)
+    ends = {
+        (xs[0] - 0.08, "right"): _names_by_rank(rankings[0], algs),
+        (xs[-1] + 0.08, "left"): _names_by_rank(rankings[-1], algs),
+    }
+    for (x, ha), labels in ends.items():
+        for y, label in labels.items():
+            ax.text(x, y, label, ha=ha, va="center", fontsize=size)
     x_labels(ax, columns, n=10)
-    names = [short_label(a) for a in algs]
-    room = _room_for_names(fig, ax, names, size, span=len(columns) - 0.8)
+    widest = [label for labels in ends.values() for label in labels.values()]
+    room = _room_for_names(fig, ax, widest, size, span=len(columns) - 0.8)
     ax.set_xlim(-0.1 - room, len(columns) - 0.9 + room)
     ax.set_ylim(m_all + 0.5, 0.5)
     ranks = range(1, m_all + 1, 1 if m_all <= 20 else 5)

@@ -476,3 +476,13 @@ def test_ranking_methods_names_stay_clear_of_the_rank_axis(ideal):
                 name.get_text(),
                 other.get_text(),
             )
+
+
+def test_ranking_methods_tied_names_share_one_label():
+    """Tied algorithms are named together at a line end, not printed over
+    each other; beyond three names the label counts the rest."""
+    from analysis.plots.uncertainty import _names_by_rank
+
+    ranking = {"A": 1, "B": 2, "C": 2, "D": 4, "E": 4, "F": 4, "G": 4, "H": 4}
+    labels = _names_by_rank(ranking, list(ranking))
+    assert labels == {1.0: "A", 2.0: "B, C", 4.0: "D, E, F +2 more"}
