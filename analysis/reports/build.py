@@ -72,7 +72,9 @@ CAPTIONS: dict[str, str] = {
     "methods": "Each line follows one algorithm's rank under the registered"
     " scheme (left) and under each alternative scheme of the robustness audit;"
     " parallel lines mean the ranking does not depend on the method. “="
-    " registered” marks the alternative that repeats the registered scheme.",
+    " registered” marks the alternative that repeats the registered scheme;"
+    " tied algorithms are named together at a line end (“+k more” counts the"
+    " rest).",
     "across": "Blob area ∝ share of tasks in which the algorithm reached that"
     " rank; × = median rank over tasks, line = 2.5–97.5 % percentiles.",
     "per_task": "One panel per task: bootstrap rank blobs of every algorithm"
