@@ -49,8 +49,10 @@ _HEADER_EXAMPLE = "task,case,algorithm,metric,value"
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 _SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}
 _PANDAS_CSV_CHARS = 1_000_000  # pandas reads larger CSV texts (Python: 50 ms at 1 MB)
-# A line break and a line of commas, whitespace or non-ASCII: maybe blank.
-_NO_VISIBLE_ASCII = re.compile(rb"\n[^\x21-\x2b\x2d-\x7e\n]*(?![^\n])")
+# A line break and a line of commas, quotes, whitespace or non-ASCII: maybe blank.
+_NO_VISIBLE_ASCII = re.compile(rb"\n[^\x21\x23-\x2b\x2d-\x7e\n]*(?![^\n])")
+_BEFORE_OPENING_QUOTE = np.frombuffer(b',\n"', dtype=np.uint8)
+_AFTER_CLOSING_QUOTE = np.frombuffer(b',\r\n"', dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -263,9 +265,10 @@ def _csv_by_python(text: str, source: str) -> _RawTable:
 
 def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     """:func:`_csv_by_python`'s table, read by pandas' C parser (1 M rows: 4x
-    faster, under half the peak memory), or None when it might differ: quotes
-    (a cell may span lines), a lone carriage return or NUL, a byte-order mark
-    or empty line first, a row with the wrong number of fields (left to the
+    faster, under half the peak memory), or None when it might differ: a quote
+    other than whole-field quoting (see :func:`_quotes_enclose_fields`), a
+    quoted line break, a lone carriage return or NUL, a byte-order mark or
+    empty line first, a row with the wrong number of fields (left to the
     Python reader to name): then every physical line is one row."""
     import pandas as pd
 
@@ -274,24 +277,31 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     except UnicodeEncodeError:  # lone surrogates in a text buffer
         return None
     if (
-        b'"' in data
-        or b"\0" in data
+        b"\0" in data
         or data.count(b"\r") != data.count(b"\r\n")
         or text.startswith(("\ufeff", "\n", "\r\n"))
     ):
         return None
-    starts, fields, blank = _line_layout(data)
+    layout = _line_layout(data)
+    if layout is None:
+        return None
+    starts, fields, blank = layout
     rows = np.flatnonzero(~blank[1:]) + 1  # the header is line 0 here
     if np.any(fields[rows] != fields[0]):
         return None
     try:
-        cells = pd.read_csv(
+        cells = pd.read_csv(  # quoting as csv.reader's default (excel) dialect
             io.BytesIO(data),
             header=None,
             dtype=object,
             na_filter=False,
             skip_blank_lines=False,
             encoding="utf-8",
+            quotechar='"',
+            doublequote=True,
+            escapechar=None,
+            quoting=csv.QUOTE_MINIMAL,
+            skipinitialspace=False,
         ).to_numpy()
     except ValueError:  # pandas' ParserError, EmptyDataError
         return None
@@ -302,23 +312,54 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     return _raw_from_matrix(header, matrix, rows + 1, source)
 
 
-def _line_layout(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _line_layout(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Each physical line's start, number of fields and whether it is blank
-    (no cell with text; the first line is never), for a CSV text without quotes
-    or lone carriage returns."""
+    (no cell with text; the first line is never), for a CSV text without lone
+    carriage returns; None if its quotes are not whole fields on one line."""
     byte = np.frombuffer(data, dtype=np.uint8)
-    starts = np.r_[0, np.flatnonzero(byte == ord("\n")) + 1]
+    breaks = np.flatnonzero(byte == ord("\n"))
+    commas = np.flatnonzero(byte == ord(","))
+    quotes = np.flatnonzero(byte == ord('"'))
+    if len(quotes):
+        if not _quotes_enclose_fields(byte, quotes) or _quoted(breaks, quotes).any():
+            return None
+        commas = commas[~_quoted(commas, quotes)]
+    starts = np.r_[0, breaks + 1]
     if starts[-1] == len(data):  # the text ends with a line break
         starts = starts[:-1]
-    commas_before = np.searchsorted(np.flatnonzero(byte == ord(",")), starts)
-    fields = np.diff(commas_before, append=data.count(b",")) + 1
+    fields = np.diff(np.searchsorted(commas, starts), append=len(commas)) + 1
     blank = np.zeros(len(starts), dtype=bool)
     for found in _NO_VISIBLE_ASCII.finditer(data, 0, len(data) - data.endswith(b"\n")):
-        row = found[0][1:].decode().removesuffix("\r").split(",")
+        line = found[0][1:].decode().removesuffix("\r")
         blank[np.searchsorted(starts, found.start() + 1)] = not any(
-            cell.strip() for cell in row
+            cell.strip() for cell in next(csv.reader([line]), [])
         )
     return starts, fields, blank
+
+
+def _quotes_enclose_fields(byte: np.ndarray, quotes: np.ndarray) -> bool:
+    """Whether every quote opens a field (right after a comma or line start),
+    closes it (right before a comma or line end) or is doubled inside it ("").
+
+    Then csv.reader and pandas both read the quotes alike, and a character is
+    inside a quoted field exactly when an odd number of quotes precede it: the
+    quotes alternate opening and closing, a doubled one closing and reopening.
+    """
+    if len(quotes) % 2:
+        return False
+    opening, closing = quotes[::2], quotes[1::2]
+    before = byte[opening[opening > 0] - 1]
+    after = byte[closing[closing < len(byte) - 1] + 1]
+    return bool(
+        np.isin(before, _BEFORE_OPENING_QUOTE).all()
+        and np.isin(after, _AFTER_CLOSING_QUOTE).all()
+    )
+
+
+def _quoted(positions: np.ndarray, quotes: np.ndarray) -> np.ndarray:
+    """Whether each position is inside a quoted field (quotes as checked by
+    :func:`_quotes_enclose_fields`)."""
+    return np.searchsorted(quotes, positions) % 2 == 1
 
 
 def _raw_from_matrix(

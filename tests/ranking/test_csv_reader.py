@@ -64,6 +64,24 @@ READ_BY_PANDAS = {
     "duplicate and unknown names": _lines("task,task,a,,case", "1,2,3,4,5", ""),
     "one column": _lines("task", "T", "", "U", ""),
     "whitespace header": _lines(",  ,", "1,2,3", ""),
+    "R write.csv": _lines(
+        '"task","case","algorithm","metric","value"',
+        '"T","007","A","DSC",0.5',
+        '"T","008","A","DSC",NA',
+        "",
+    ),
+    "R write.csv with row names": _lines(
+        '"","task","case","algorithm","metric","value"',
+        '"1","T","007","A","DSC",0.5',
+        '"2",NA,"008","A B","DSC",-1e-04',
+    ),
+    "quoted, CRLF": _lines('"task",case', '"T",1', "", '"U","2"', "", end="\r\n"),
+    "quoted empty strings": _lines(HEADER, 'T,"",A,"",', '"",1,"","",""', ""),
+    "doubled quotes": _lines(HEADER, 'T,"say ""hi""",A,"""",0.5', '"""""",1,"a""",,'),
+    "quoted commas": _lines(HEADER, 'T,"1,5",A,"a, b",0.5', '",",",,",",",",",","'),
+    "quoted spaces": _lines('" task ", case ,', '" T "," ","\t1 "'),
+    "quoted blank lines": _lines(HEADER, '"",""', ROW, '" ",,,,"\t"', '"\xa0"', ""),
+    "quotes only in the last cell": _lines(HEADER, ROW, 'T,8,A,DSC,"0.6"'),
 }
 
 
@@ -76,8 +94,19 @@ def test_pandas_reads_the_python_readers_table(text):
 
 
 READ_BY_PYTHON = {
-    "quoted comma": _lines(HEADER, 'T,"1,5",A,DSC,0.5', ""),
     "quoted line break": _lines(HEADER, 'T,"case\n1",A,DSC,0.5', ROW, ""),
+    "quoted CRLF": _lines(HEADER, 'T,"case\r\n1",A,DSC,0.5', ROW, "", end="\r\n"),
+    "quoted line break in a blank row": _lines(HEADER, ROW, '" \n ",,,,', ""),
+    "quote inside a bare cell": _lines(HEADER, 'T,ab"c",A,DSC,0.5', ""),
+    "quote ending a bare cell": _lines(HEADER, 'T,ab",A,DSC,0.5', '"T",1,A,DSC,1'),
+    "space before an opening quote": _lines(HEADER, 'T, "a",A,DSC,0.5', ""),
+    "space after a closing quote": _lines(HEADER, 'T,"a" ,A,DSC,0.5', ""),
+    "text after a closing quote": _lines(HEADER, 'T,"a"b,A,DSC,0.5', ""),
+    "unbalanced quote at the end": _lines(HEADER, ROW, 'T,"8,A,DSC,0.6'),
+    "unbalanced quote then lines": _lines(HEADER, 'T,"8,A,DSC,0.6', ROW, ROW, ""),
+    "too few fields with a quoted comma": _lines(HEADER, ROW, 'T,"8,A",DSC,0.6', ""),
+    "too many fields with a quoted cell": _lines(HEADER, 'T,"8",A,DSC,0,6', ""),
+    "quoted comma alone in a row": _lines(HEADER, ROW, '" , "', ""),
     "lone carriage return": _lines(HEADER, ROW, "T,8,A,DSC,0.6", end="\r"),
     "carriage return in a cell": _lines(HEADER, "T,1\r2,A,DSC,0.5", ""),
     "second byte-order mark": "\ufeff" + _lines(HEADER, ROW, ""),
@@ -130,8 +159,9 @@ def test_small_texts_and_texts_without_pandas_loaded_are_read_by_python(
     [
         ("\ufeff" + _lines(HEADER, ROW, "", "T,8,A,DSC,", "", end="\r\n")).encode(),
         _lines(HEADER, ROW, "T,8,A,DSC,0.6", "").encode(),
+        READ_BY_PANDAS["R write.csv"].encode(),
     ],
-    ids=["BOM, CRLF, blank lines", "plain"],
+    ids=["BOM, CRLF, blank lines", "plain", "R write.csv"],
 )
 def test_read_results_is_the_same_frame_by_either_reader(monkeypatch, data):
     by_python = read_results(io.BytesIO(data))
@@ -149,7 +179,13 @@ def test_read_results_is_the_same_frame_by_either_reader(monkeypatch, data):
 # Characters that matter to one reader or the other: separators, quotes, line
 # breaks, whitespace str.strip() removes (ASCII, Unicode, control), other text.
 _CHARS = st.sampled_from(
-    [*',,, \t"\r\n', "\r\n", *"\xa0\x1c\x0b\x85\u2028\u3000\ufeffa0é算#';\\\x1a"]
+    [
+        *',,, \t""\r\n',
+        '""',
+        '","',
+        "\r\n",
+        *"\xa0\x1c\x0b\x85\u2028\u3000\ufeffa0é算#';\\\x1a",
+    ]
 )
 _LINES = st.lists(st.lists(_CHARS, max_size=12).map("".join), max_size=8)
 
@@ -166,9 +202,8 @@ def test_either_reader_gives_the_same_table_or_error(lines, end, final):
     assert _outcome(text, pandas_from=0) == _outcome(text, pandas_from=10**9)
 
 
-_CELLS = st.lists(
-    _CHARS.filter(lambda c: c not in (",", '"', "\r", "\n", "\r\n")), max_size=4
-).map("".join)
+_BARE_CHARS = _CHARS.filter(lambda c: not set(c) & set(',"\r\n'))
+_CELLS = st.lists(_BARE_CHARS, max_size=4).map("".join)
 _ROWS = st.lists(
     st.lists(_CELLS, min_size=5, max_size=5) | st.lists(st.just(" "), max_size=5),
     max_size=8,
@@ -178,6 +213,21 @@ _ROWS = st.lists(
 @settings(max_examples=200, deadline=None)
 @given(rows=_ROWS)
 def test_pandas_reads_tables_without_quotes_as_python_does(rows):
+    text = _lines(HEADER, *(",".join(row) for row in rows), "")
+    fast = _csv_by_pandas(text, "")
+
+    assert fast is not None
+    assert _table(fast) == _table(_csv_by_python(text, ""))
+
+
+_QUOTED_CELLS = st.lists(
+    _CHARS.filter(lambda c: c not in ("\r", "\n", "\r\n")), max_size=4
+).map(lambda chars: '"' + "".join(chars).replace('"', '""') + '"')
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.lists(_QUOTED_CELLS | _CELLS, min_size=5, max_size=5)))
+def test_pandas_reads_tables_with_quoted_cells_as_python_does(rows):
     text = _lines(HEADER, *(",".join(row) for row in rows), "")
     fast = _csv_by_pandas(text, "")
 
