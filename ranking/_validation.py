@@ -245,15 +245,28 @@ def _csv_by_python(text: str, source: str) -> _RawTable:
     """The reader that defines the table and names every problem by its line:
     blank rows (no cell with text) are skipped, ``lines`` are physical lines."""
     reader = csv.reader(io.StringIO(text, newline=""))
-    header = [h.strip() for h in next(reader)]
     rows: list[list[str]] = []
     lines: list[int] = []
-    line = reader.line_num
-    for row in reader:
-        start, line = line + 1, reader.line_num
-        if row and any(cell.strip() for cell in row):
-            rows.append(row)
-            lines.append(start)
+    line = 0  # the last line read whole
+    try:
+        header = [h.strip() for h in next(reader)]
+        line = reader.line_num
+        for row in reader:
+            start, line = line + 1, reader.line_num
+            if row and any(cell.strip() for cell in row):
+                rows.append(row)
+                lines.append(start)
+    except csv.Error as exc:  # e.g. a cell over csv's field size limit
+        raise ResultsError(
+            [
+                RowError(
+                    line + 1,
+                    f"the line cannot be read as CSV ({exc}); expected short "
+                    "cells: identifiers, numbers and brief texts",
+                )
+            ],
+            source=source,
+        ) from None
     bad = _field_count_errors(rows, lines, len(header))
     if bad:
         raise _refuse(bad, source)
@@ -286,6 +299,8 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     if layout is None:
         return None
     starts, fields, blank = layout
+    if np.diff(starts, append=len(data)).max() > csv.field_size_limit():
+        return None  # a cell may be over csv.reader's limit: it names the line
     rows = np.flatnonzero(~blank[1:]) + 1  # the header is line 0 here
     if np.any(fields[rows] != fields[0]):
         return None

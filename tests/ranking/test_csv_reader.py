@@ -139,6 +139,21 @@ def test_wrong_field_counts_are_named_by_the_python_reader():
     ]
 
 
+def test_a_cell_over_csvs_field_limit_is_named_by_its_line():
+    """csv.reader refuses a cell over its field size limit (131 072
+    characters): a ResultsError naming the line, by either reader (the C
+    parser would read it, so such a text goes to the Python reader)."""
+    text = _lines(HEADER, ROW, "", "T,8," + "x" * 200_000 + ",DSC,0.6", ROW, "")
+
+    error = _outcome(text, pandas_from=0)
+
+    assert error == _outcome(text, pandas_from=10**9)
+    assert [str(e) for e in error[2]] == [
+        "line 4: the line cannot be read as CSV (field larger than field limit "
+        "(131072)); expected short cells: identifiers, numbers and brief texts"
+    ]
+
+
 def test_small_texts_and_texts_without_pandas_loaded_are_read_by_python(
     monkeypatch,
 ):
