@@ -508,14 +508,25 @@ def _header_errors(header: list[str]) -> list[RowError]:
                     f"expected at least '{_HEADER_EXAMPLE}'",
                 )
             )
+    expected = (
+        f"expected only {', '.join(REQUIRED_COLUMNS)} and the optional target, "
+        "team, submissions, interaction, meta:<name>"
+    )
     for col in unknown:
-        if col not in explained:
+        if col == "":
             errors.append(
                 RowError(
                     1,
-                    f"unknown column {col!r}; expected only "
-                    f"{', '.join(REQUIRED_COLUMNS)} and the optional target, team, "
-                    f"submissions, interaction, meta:<name>: rename it (e.g. "
+                    f"a column has no name (R's write.csv writes row numbers so: "
+                    f"use write.csv(..., row.names = FALSE)); {expected}: name "
+                    "it or remove it",
+                )
+            )
+        elif col not in explained:
+            errors.append(
+                RowError(
+                    1,
+                    f"unknown column {col!r}; {expected}: rename it (e.g. "
                     f"'meta:{col}') or remove it",
                 )
             )

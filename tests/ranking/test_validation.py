@@ -45,6 +45,15 @@ def test_validate_results_accepts_clean_table_with_extras():
             id="duplicate result",
         ),
         pytest.param(
+            '"","task","case","algorithm","metric","value"\n'
+            '"1","T","1","A","DSC",0.5\n',
+            "line 1: a column has no name (R's write.csv writes row numbers so: "
+            "use write.csv(..., row.names = FALSE)); expected only task, case, "
+            "algorithm, metric, value and the optional target, team, submissions, "
+            "interaction, meta:<name>: name it or remove it",
+            id="R row names",
+        ),
+        pytest.param(
             HEADER + "T1,1,A,DSC,0.5\nT1,1,B,DSC,0.6\nT2,1,A,DSC,0.7\n",
             "task 'T2': algorithm 'B' has no row at all (it has rows in 'T1'); "
             "expected every algorithm in every task: add its rows with empty values "
