@@ -452,8 +452,7 @@ MAX_IDEMPOTENCY_KEY = ResultsVersion._meta.get_field("idempotency_key").max_leng
 def commit_results(
     *,
     registration: Registration,
-    raw: pd.DataFrame | None = None,
-    table: CheckedResults | None = None,
+    table: CheckedResults,
     original_name: str,
     actor,
     teams: dict[str, str] | None = None,
@@ -462,15 +461,13 @@ def commit_results(
 ) -> ResultsVersion:
     """Store a new results version (numbers never reused).
 
-    The results are the checked ``table``, or a frame of text cells ``raw``
-    (checked here). Retries are safe: an `idempotency_key` seen before returns
-    the version it stored (`replayed` is then True on the returned object), and
-    a file whose SHA-256 equals an existing version's is refused
-    (DuplicateResultsError) unless `new_version` says it is meant as a new
-    version.
+    ``table`` is the checked upload (:func:`parse_upload`, or :func:`checked`
+    of a frame of text cells). Retries are safe: an `idempotency_key` seen
+    before returns the version it stored (`replayed` is then True on the
+    returned object), and a file whose SHA-256 equals an existing version's is
+    refused (DuplicateResultsError) unless `new_version` says it is meant as a
+    new version.
     """
-    if table is None:
-        table = checked(raw)
     if len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
         raise UploadError(
             [f"The Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters."]

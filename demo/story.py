@@ -141,7 +141,7 @@ def advance_msd(challenge: Challenge, users: dict) -> Registration | None:
     raw = simulated_msd_results()
     results = ingest.commit_results(
         registration=registration,
-        raw=raw,
+        table=ingest.checked(raw),
         original_name="msd-simulated.csv",
         actor=owner,
         teams=dict.fromkeys(ALGORITHMS, "Demo university"),
@@ -172,7 +172,7 @@ def advance_robustmis(challenge: Challenge, users: dict) -> Registration | None:
     results_table, metadata_table = cases.simulate()
     results = ingest.commit_results(
         registration=registration,
-        raw=results_table,
+        table=ingest.checked(results_table),
         original_name="robustmis-simulated.csv",
         actor=owner,
         teams=dict.fromkeys(cases.TEAMS, "Demo university"),

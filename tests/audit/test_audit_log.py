@@ -37,7 +37,7 @@ def test_audit_log_records_the_life_of_a_challenge(call, chair):
     registration = register_challenge(challenge=challenge, actor=chair)
     ingest.commit_results(
         registration=registration,
-        raw=ingest.read_upload("r.csv", results_csv(cases=3)),
+        table=ingest.parse_upload("r.csv", results_csv(cases=3)),
         original_name="r.csv",
         actor=organizer,
     )

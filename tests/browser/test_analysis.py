@@ -3,7 +3,7 @@ the progress bar, read the analysis page and download the PDF report."""
 
 import pytest
 
-from analysis.ingest import commit_results, read_upload
+from analysis.ingest import commit_results, parse_upload
 from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
 from analysis.reports import RANK_CI_MEANINGS
 from analysis.services import start_analysis
@@ -53,7 +53,7 @@ def committed_results(registration) -> ResultsVersion:
     """20 simulated cases per task, stored as results by the owner."""
     return commit_results(
         registration=registration,
-        raw=read_upload("results.csv", results_csv(n_cases=20)),
+        table=parse_upload("results.csv", results_csv(n_cases=20)),
         original_name="results.csv",
         actor=registration.challenge.owner,
     )

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from analysis.ingest import commit_results, read_upload
+from analysis.ingest import commit_results, parse_upload
 from characteristics.models import CaseMetadataVersion, CaseModelRun
 from tests.browser.test_analysis import (
     quiet,  # noqa: F401 - a fixture
@@ -36,7 +36,7 @@ def test_organizer_uploads_metadata_fits_models_and_opens_the_figure(
     results_bytes, metadata_bytes = simulated(n_cases=80)
     results = commit_results(
         registration=registration,
-        raw=read_upload("results.csv", results_bytes),
+        table=parse_upload("results.csv", results_bytes),
         original_name="results.csv",
         actor=registration.challenge.owner,
     )

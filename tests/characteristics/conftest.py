@@ -53,7 +53,10 @@ def tables():
 def results(registration, organizer, tables):  # noqa: F811 - fixture
     raw = ingest.read_upload("results.csv", tables[0])
     return ingest.commit_results(
-        registration=registration, raw=raw, original_name="results.csv", actor=organizer
+        registration=registration,
+        table=ingest.checked(raw),
+        original_name="results.csv",
+        actor=organizer,
     )
 
 

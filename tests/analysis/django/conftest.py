@@ -89,7 +89,7 @@ def results(registration, organizer):
     raw = ingest.read_upload("results.csv", small_results_csv())
     return ingest.commit_results(
         registration=registration,
-        raw=raw,
+        table=ingest.checked(raw),
         original_name="results.csv",
         actor=organizer,
     )

@@ -51,7 +51,7 @@ def two_task_results(registration, organizer):
     raw = ingest.read_upload("results.csv", results_csv(n_cases=20))
     return ingest.commit_results(
         registration=registration,
-        raw=raw,
+        table=ingest.checked(raw),
         original_name="results.csv",
         actor=organizer,
     )

@@ -77,7 +77,7 @@ def test_the_api_parses_and_checks_the_file_once_to_commit(
 def test_analysis_and_report_read_the_stored_table_once(registration, organizer, calls):
     results = ingest.commit_results(
         registration=registration,
-        raw=ingest.read_upload("results.csv", results_csv(n_cases=12)),
+        table=ingest.parse_upload("results.csv", results_csv(n_cases=12)),
         original_name="results.csv",
         actor=organizer,
     )

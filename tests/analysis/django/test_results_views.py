@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from analysis import services, staging
-from analysis.ingest import commit_results, read_upload
+from analysis.ingest import checked, commit_results, parse_upload, read_upload
 from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
 from tests.analysis.django.conftest import SCHEME, results_csv
 from tests.factories import UserFactory
@@ -42,7 +42,7 @@ def organizer_client(client, organizer, registration):
 def results(registration, organizer):
     return commit_results(
         registration=registration,
-        raw=read_upload("results.csv", results_csv(n_cases=30)),
+        table=parse_upload("results.csv", results_csv(n_cases=30)),
         original_name="results.csv",
         actor=organizer,
         teams={"A1": "Institute 1"},
@@ -224,7 +224,7 @@ def test_results_page_queries_do_not_grow_with_versions(
     def add_version():
         version = commit_results(
             registration=registration,
-            raw=read_upload("results.csv", results_csv(n_cases=5)),
+            table=parse_upload("results.csv", results_csv(n_cases=5)),
             original_name="results.csv",
             actor=organizer,
             new_version=True,  # the same file each time, on purpose
@@ -259,7 +259,10 @@ def test_a_task_with_targets_shows_each_targets_figures(
         "results.csv", results_csv(tasks=("Brain",), n_cases=60, edit=two_targets)
     )
     results = commit_results(
-        registration=registration, raw=raw, original_name="r.csv", actor=organizer
+        registration=registration,
+        table=checked(raw),
+        original_name="r.csv",
+        actor=organizer,
     )
     scheme = {
         **SCHEME,
