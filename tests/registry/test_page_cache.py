@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from registry import page_cache
 from registry.registration import register_challenge
 from tests.factories import ChallengeFactory, UserFactory
 from tests.registry import test_registration_pages as pages
@@ -83,3 +84,22 @@ def test_search_and_other_challenges_are_keyed_apart(client, registration, call)
     ChallengeFactory(call=call, name="Another")
     assert client.get(LIST_API).json()["count"] == 1
     assert client.get(f"{LIST_API}unknown-001/").status_code == 404
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="reads SQLite's query plan")
+def test_generation_reads_no_large_table_whole():
+    """The statement runs on every anonymous request: challenges and versions
+    are looked up by index (MAX), never scanned (COUNT), so it stays as cheap
+    at 100 000 challenges as at 10. Calls are few and may be counted."""
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + page_cache._GENERATION_SQL)
+        plan = [row[-1] for row in cursor.fetchall()]
+    scans = [step for step in plan if step.startswith("SCAN registry_")]
+    assert all(step.startswith("SCAN registry_call ") for step in scans), plan
+
+
+def test_saved_challenge_changes_the_generation(registration):
+    before = page_cache.generation()
+    challenge = registration.challenge
+    challenge.save()
+    assert page_cache.generation() != before
