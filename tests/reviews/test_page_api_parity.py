@@ -21,6 +21,7 @@ from reviews import services
 from reviews.models import Assignment
 from tests.factories import UserFactory
 from tests.reviews.conftest import (
+    DECISION_FORM,
     REVIEW_FORM,
     client_for,
     review_payload,
@@ -61,11 +62,7 @@ ACTIONS = {
             "post",
             "reviews:decide",
             "challenge",
-            {
-                "decision-decision": "accept",
-                "decision-letter": "Yes.",
-                "decision-confirm": "on",
-            },
+            DECISION_FORM,
             {"decision-decision": "bogus", "decision-letter": ""},
         ),
         (
