@@ -1,6 +1,8 @@
 """REST API v1 for peer review. Thin: find the object the caller may see (404
-otherwise), call a service or selector, render. Illegal transitions and review
-conflicts answer 409 with the reason; permission refusals 403; bad input 400."""
+otherwise) and may act on (403 otherwise) with the lookups of `reviews.access`,
+the pages' own, before reading the input; call a service or selector, render.
+Illegal transitions and review conflicts answer 409 with the reason; bad input
+400."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from django.core.exceptions import ValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,13 +18,20 @@ from rest_framework.views import APIView
 from registry.access import conflict, get_challenge
 from registry.design import design_of
 from registry.models import Challenge
-from registry.permissions import can_view_challenge, is_chair, is_organizer
+from registry.permissions import is_organizer
 from registry.serializers import completeness_data
 from registry.services import IncompleteError, TransitionError
 
 from . import selectors, services
+from .access import (
+    chair_action_challenge,
+    chaired_assignment,
+    chaired_challenge,
+    organized_challenge,
+    own_assignment,
+    reviewed_challenge,
+)
 from .checks import checks_for
-from .models import Assignment
 from .serializers import (
     AssignmentWriteSerializer,
     ConflictWriteSerializer,
@@ -45,11 +54,6 @@ class ReviewAPIView(APIView):
         if isinstance(exc, TransitionError | services.ReviewConflictError):
             return conflict(exc)
         return super().handle_exception(exc)
-
-
-def _require_chair_or_staff(request: Request, challenge: Challenge) -> None:
-    if not selectors.sees_identities(request.user, challenge):
-        raise PermissionDenied("Only the chairs of the call can see this.")
 
 
 class Assignments(ReviewAPIView):
@@ -77,7 +81,7 @@ class Assignments(ReviewAPIView):
 
     @extend_schema(request=AssignmentWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
-        challenge = get_challenge(request, pk)
+        challenge = chair_action_challenge(request, pk)
         data = AssignmentWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         assignment = services.assign_reviewer(
@@ -94,25 +98,6 @@ class Assignments(ReviewAPIView):
         )
 
 
-def _chaired_assignment(request: Request, pk: int) -> Assignment:
-    """404 unless the caller may see the proposal; the service checks chairs."""
-    return _assignment_or_404(
-        request,
-        Assignment.objects.select_related("challenge__call", "reviewer"),
-        pk,
-        lambda assignment: can_view_challenge(request.user, assignment.challenge),
-    )
-
-
-def _assignment_or_404(request: Request, queryset, pk: int, may_see) -> Assignment:
-    """The assignment if ``may_see`` it; one 404 whether it is missing or
-    hidden (the answer must not tell which)."""
-    assignment = queryset.filter(pk=pk).first()
-    if assignment is None or not may_see(assignment):
-        raise NotFound("No such assignment.")
-    return assignment
-
-
 class AssignmentDetail(ReviewAPIView):
     @extend_schema(
         summary="Unassign a reviewer (chairs; audited)",
@@ -120,7 +105,7 @@ class AssignmentDetail(ReviewAPIView):
     )
     def delete(self, request: Request, pk: int) -> Response:
         services.unassign_reviewer(
-            assignment=_chaired_assignment(request, pk), actor=request.user
+            assignment=chaired_assignment(request, pk), actor=request.user
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -130,9 +115,7 @@ class AssignmentDetail(ReviewAPIView):
         responses=OpenApiTypes.OBJECT,
     )
     def patch(self, request: Request, pk: int) -> Response:
-        assignment = _chaired_assignment(request, pk)
-        if not is_chair(request.user, assignment.challenge):
-            raise PermissionDenied("Only a chair of the call can change assignments.")
+        assignment = chaired_assignment(request, pk)
         data = RoleChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         role = data.validated_data.get("role", assignment.role)
@@ -152,8 +135,7 @@ class Suggestions(ReviewAPIView):
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, pk: int) -> Response:
-        challenge = get_challenge(request, pk)
-        _require_chair_or_staff(request, challenge)
+        challenge = chaired_challenge(request, pk)
         return Response(
             [
                 {
@@ -178,7 +160,7 @@ class Reviews(ReviewAPIView):
 
     @extend_schema(request=ReviewWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
-        challenge = get_challenge(request, pk)
+        challenge, _ = reviewed_challenge(request, pk)
         data = ReviewWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         review = services.submit_review(
@@ -219,7 +201,7 @@ class DecisionView(ReviewAPIView):
 
     @extend_schema(request=DecisionWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
-        challenge = get_challenge(request, pk)
+        challenge = chair_action_challenge(request, pk)
         data = DecisionWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         decision = services.decide(
@@ -235,7 +217,7 @@ class DecisionView(ReviewAPIView):
 class Resubmit(ReviewAPIView):
     @extend_schema(request=ResubmitSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
-        challenge = get_challenge(request, pk)
+        challenge = organized_challenge(request, pk)
         data = ResubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         challenge = services.resubmit_challenge(
@@ -317,13 +299,7 @@ class Checks(ReviewAPIView):
 class Decline(ReviewAPIView):
     @extend_schema(request=DeclineSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
-        assignment = _assignment_or_404(
-            request,
-            Assignment.objects.select_related("challenge"),
-            pk,
-            lambda assignment: assignment.reviewer_id == request.user.pk
-            or can_view_challenge(request.user, assignment.challenge),
-        )
+        assignment = own_assignment(request, pk)
         data = DeclineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         assignment = services.decline_assignment(

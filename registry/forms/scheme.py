@@ -94,10 +94,19 @@ def _number_text(value: Any) -> Any:
     return "" if value is None else value
 
 
+def _css_class(widget: forms.Widget) -> str:
+    """Bootstrap's class of an input (a checkbox's lines up with its label)."""
+    if isinstance(widget, forms.CheckboxSelectMultiple):
+        return "form-check-input"
+    return "form-select" if isinstance(widget, forms.Select) else "form-control"
+
+
 class SchemeForm(forms.Form):
     """One task's scheme. `metrics` are the task's registered metrics."""
 
-    # The inputs grouped as in the contract (the page shows one box a group).
+    # The inputs grouped as in the contract (the page shows one box a group,
+    # the group's name as its legend). A box's first label says what its input
+    # is, not the legend again ("Missing results" / "Rule", not twice).
     GROUPS = (
         ("Metrics", ("metrics", "combine")),
         ("Method", ("method", "aggregate", "quantile", "ties")),
@@ -112,7 +121,7 @@ class SchemeForm(forms.Form):
 
     metrics = forms.MultipleChoiceField(
         widget=forms.CheckboxSelectMultiple,
-        label="Metric(s) ranked",
+        label="Rank by",
         help_text=f"From parameter {Role.METRICS.number}; the direction is the "
         "registered one.",
     )
@@ -125,7 +134,7 @@ class SchemeForm(forms.Form):
             ("mean_rank", "Rank per metric, average the ranks, rank the averages"),
         ],
     )
-    method = forms.ChoiceField(label="Ranking method", choices=_choices(METHODS))
+    method = forms.ChoiceField(label="Order of steps", choices=_choices(METHODS))
     aggregate = forms.ChoiceField(
         label="Aggregate over cases",
         choices=_choices(("mean", "median", "quantile")),
@@ -136,7 +145,7 @@ class SchemeForm(forms.Form):
     )
     missing_policy = forms.ChoiceField(
         required=False,
-        label="Missing results",
+        label="Rule",
         choices=_choices(MISSING_POLICIES, empty="No rule (runs with missing refused)"),
     )
     test_name = forms.ChoiceField(
@@ -193,10 +202,9 @@ class SchemeForm(forms.Form):
             self.value_fields.append((name, key))
         for field in self.fields.values():
             widget = field.widget
-            if isinstance(widget, forms.CheckboxSelectMultiple | forms.HiddenInput):
+            if isinstance(widget, forms.HiddenInput):
                 continue
-            css = "form-select" if isinstance(widget, forms.Select) else "form-control"
-            widget.attrs.setdefault("class", css)
+            widget.attrs.setdefault("class", _css_class(widget))
 
     # --- initial data from a stored scheme ---------------------------------------
 

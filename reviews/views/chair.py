@@ -17,9 +17,14 @@ from registry.pagination import html_page
 from registry.services import TransitionError
 
 from .. import selectors, services
+from ..access import (
+    chair_action_challenge,
+    chaired_assignment,
+    chaired_call,
+    chaired_challenge,
+)
 from ..enums import ReviewerRole
 from ..forms import AssignForm, DecisionForm
-from ._access import chaired_assignment, chaired_call, chaired_challenge
 
 
 @login_required
@@ -142,7 +147,7 @@ def manage(request, pk: int):
 @login_required
 @require_POST
 def assign(request, pk: int):
-    challenge = chaired_challenge(request, pk)
+    challenge = chair_action_challenge(request, pk)
     form = _assign_form(challenge, request.POST)
     if not form.is_valid():
         return _render_manage(request, challenge, assign_form=form, status=400)
@@ -182,7 +187,7 @@ def assign(request, pk: int):
 @login_required
 @require_POST
 def decide(request, pk: int):
-    challenge = chaired_challenge(request, pk)
+    challenge = chair_action_challenge(request, pk)
     form = _decision_form(challenge, request.POST)
     if not form.is_valid():
         return _render_manage(request, challenge, decision_form=form, status=400)

@@ -15,8 +15,8 @@ from registry.selectors import completeness_of
 from registry.services import TransitionError
 
 from .. import services
+from ..access import organized_challenge
 from ..forms import ResubmitForm
-from ._access import organized_challenge
 
 
 @login_required

@@ -19,9 +19,9 @@ from registry.selectors import completeness_of
 from registry.services import TransitionError
 
 from .. import selectors, services
+from ..access import own_assignment, reviewed_challenge
 from ..enums import AssignmentStatus
 from ..forms import DeclineForm, ReviewForm
-from ._access import own_assignment, reviewed_challenge
 
 NO_DECLINE_REASON = "reason: give a reason for declining."
 

@@ -1,7 +1,9 @@
 """The ranking-scheme page: form builder round trip, errors, JSON, preview."""
 
 import json
+import re
 
+import lxml.html
 import pytest
 from django.urls import reverse
 
@@ -142,6 +144,49 @@ def test_scheme_page_shows_directions_from_parameter_44(signed_in, task):
     assert "HD95 (lower is better)" in body
     assert "DSC (higher is better)" in body
     assert 'name="missing_value_2" value="373"' in body  # the worst value
+
+
+def _words(text: str) -> set[str]:
+    """The words of a legend or label, plural or not ("Metric(s)" = "metrics")."""
+    words = re.findall(r"[a-z]+", text.lower().replace("(s)", ""))
+    return {w.removesuffix("s") for w in words}
+
+
+def _repeats(label: str, legend: str) -> bool:
+    """The label says nothing the legend above it does not (or the reverse)."""
+    return _words(label) <= _words(legend) or _words(legend) <= _words(label)
+
+
+def test_scheme_boxes_do_not_repeat_their_legend_and_every_input_is_labelled(
+    signed_in, task
+):
+    page = lxml.html.fromstring(signed_in.get(scheme_url(task)).content)
+    boxes = page.xpath(
+        '//form[@id="scheme-form"]//fieldset[legend][not(ancestor::fieldset)]'
+    )
+    assert [box.findtext("legend").strip() for box in boxes] == [
+        legend for legend, _ in SchemeForm.GROUPS
+    ]
+    firsts = {}
+    for box in boxes:
+        # A field's label, or the legend of a group of checkboxes.
+        first = box.xpath("(.//label | .//fieldset/legend)[1]")[0]
+        firsts[box.findtext("legend").strip()] = first.text_content().strip()
+    repeated = {
+        legend: first for legend, first in firsts.items() if _repeats(first, legend)
+    }
+    assert repeated == {}
+    inputs = page.xpath(
+        "//input[not(@type='hidden')][not(@type='submit')] | //select | //textarea"
+    )
+    assert len(inputs) > 20
+    for element in inputs:
+        labels = page.xpath(f'//label[@for="{element.get("id")}"]')
+        assert [
+            label.text_content().strip()
+            for label in labels
+            if label.text_content().strip()
+        ], element.get("name")
 
 
 def test_scheme_page_without_metrics_links_to_the_metrics_parameter(

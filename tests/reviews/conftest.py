@@ -109,6 +109,14 @@ REVIEW_FORM = {
 }
 
 
+# The chair's decision through the management page's form (accept, confirmed).
+DECISION_FORM = {
+    "decision-decision": "accept",
+    "decision-letter": "Yes.",
+    "decision-confirm": "on",
+}
+
+
 def review_payload(recommendation="major_revision", **extra):
     return {
         "recommendation": recommendation,

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from reviews.models import Assignment
-from tests.reviews.conftest import REVIEW_FORM
+from tests.reviews.conftest import DECISION_FORM, REVIEW_FORM
 from tests.reviews.test_permissions_matrix import user_for
 
 pytestmark = pytest.mark.django_db
@@ -26,11 +26,7 @@ PAGES = {
         "post",
         "reviews:decide",
         "challenge",
-        {
-            "decision-decision": "accept",
-            "decision-letter": "Yes.",
-            "decision-confirm": "on",
-        },
+        DECISION_FORM,
     ),
     "review": ("get", "reviews:review", "challenge", None),
     "review_post": (
