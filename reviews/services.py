@@ -211,11 +211,11 @@ def change_reviewer_role(
 ) -> Assignment:
     """A chair changes a reviewer's role (audited); a clinician moved to a
     technical slot must be confirmed."""
+    assignment = _locked_assignment(assignment, actor)
     if role not in ReviewerRole.values:
         raise ValidationError(
             {"role": f"{role!r} is not one of {ReviewerRole.values}."}
         )
-    assignment = _locked_assignment(assignment, actor)
     if assignment.role == role:
         raise ValidationError(
             {
@@ -416,14 +416,16 @@ def decide(
     the second one sees the new status and is refused (TransitionError).
     `selectors.decision_warnings` (too few reviews, no clinical review) must be
     confirmed (`confirm`)."""
+    caller, challenge = challenge, _lock(challenge)
+    # Who may act is checked before the input, so a refusal never depends on
+    # (or reveals anything about) what was sent.
+    if not is_chair(actor, challenge):
+        raise PermissionDenied("Only a chair of the call can decide.")
     if decision not in DecisionKind.values:
         raise ValidationError(
             {"decision": f"{decision!r} is not one of {DecisionKind.values}."}
         )
     letter = clean_text(letter, "letter", required=True)
-    caller, challenge = challenge, _lock(challenge)
-    if not is_chair(actor, challenge):
-        raise PermissionDenied("Only a chair of the call can decide.")
     if challenge.status != ChallengeStatus.UNDER_REVIEW:
         raise TransitionError(
             f"The proposal is {challenge.get_status_display().lower()}; a decision "

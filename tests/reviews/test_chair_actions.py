@@ -2,9 +2,11 @@
 unusual: a clinician in a technical slot, a decision on too few reviews."""
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from audit.models import AuditEvent
+from reviews import services
 from reviews.models import Assignment, Decision
 from tests.reviews.conftest import assign_reviewer, client_for, review_payload
 
@@ -172,3 +174,22 @@ def test_manage_page_role_change_asks_for_confirmation(client, under_review):
     assert client.post(url, {"role": "technical", "confirm": "on"}).status_code == 302
     assignment.refresh_from_db()
     assert assignment.role == "technical"
+
+
+@pytest.mark.parametrize(
+    "act",
+    [
+        lambda world, actor: services.decide(
+            challenge=world.challenge, actor=actor, decision="bogus", letter=""
+        ),
+        lambda world, actor: services.change_reviewer_role(
+            assignment=assignment_of(world, world.tech1), role="bogus", actor=actor
+        ),
+    ],
+    ids=["decide", "change_role"],
+)
+def test_services_refuse_a_non_chair_before_reading_the_input(under_review, act):
+    """Bad input from someone who may not act is refused as a permission
+    error, not answered with what is wrong with the input."""
+    with pytest.raises(PermissionDenied):
+        act(under_review, under_review.organizer)
