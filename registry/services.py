@@ -707,7 +707,9 @@ def delete_draft(*, challenge: Challenge, actor) -> None:
 def duplicate_challenge(
     *, challenge: Challenge, actor, name: str | None = None
 ) -> Challenge:
-    """A new draft owned by `actor` with the same tasks and answers."""
+    """A new draft owned by `actor` with the same design: tasks, their ranking
+    schemes and the answers (a copy without its schemes could be registered
+    with nothing executable to rank by)."""
     copy = create_challenge(
         owner=actor,
         call=challenge.call,
@@ -718,7 +720,7 @@ def duplicate_challenge(
     copy.save(update_fields=["planning", "duplicated_from"])
     task_map = {
         task.pk: Task.objects.create(
-            challenge=copy, name=task.name, position=task.position
+            challenge=copy, name=task.name, position=task.position, scheme=task.scheme
         )
         for task in challenge.tasks.all()
     }

@@ -161,3 +161,10 @@ def test_migration_converts_stored_versions_once(proposal):
     migration.backwards(apps, None)
     version.refresh_from_db()
     assert version.snapshot == old
+
+
+def test_duplicate_has_the_same_design_but_the_name(proposal, organizer):
+    copy = services.duplicate_challenge(challenge=proposal, actor=organizer)
+    changes = diff_designs(design_of(proposal), design_of(copy))
+    assert [(c.kind, c.scope) for c in changes.changed] == [("answer", None)]
+    assert copy.tasks.get().scheme == proposal.tasks.get().scheme is not None
