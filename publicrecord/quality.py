@@ -38,6 +38,7 @@ from analysis.models import AnalysisRun, AnalysisStatus
 from registry.completeness import StoredAnswer, compute_completeness
 from registry.design import Design
 from registry.models import AmendmentStatus, Registration, RegistrationVersion
+from registry.outcome import outcome_answers
 from registry.parameters import Role
 from reviews.checks import checks_for
 from reviews.enums import ACTIVE_ASSIGNMENT_STATES, ReviewerRole
@@ -269,7 +270,9 @@ def amendments(
 # --- 6. results ------------------------------------------------------------------
 
 
-def analysed_as_registered(registration: Registration) -> Criterion:
+def analysed_as_registered(
+    registration: Registration, design: dict[str, Any]
+) -> Criterion:
     label = "Results analysed with the registered scheme, no critical deviation"
     # the profile is public: its evidence links to pages anyone may open (the
     # results pages themselves are for organizers and chairs)
@@ -305,6 +308,13 @@ def analysed_as_registered(registration: Registration) -> Criterion:
     if critical:
         codes = sorted({str(d.get("code")) for d in critical})
         evidence += f" ({', '.join(codes)})"
+    if not outcome_answers({"design": design}):
+        # the link leads to "Not published yet": say so rather than seem to
+        # contradict it
+        evidence += (
+            "; the results are not published in the record yet (the organizers "
+            "add them by an amendment)"
+        )
     return Criterion(code, label, not critical, evidence + ".", link)
 
 
@@ -321,5 +331,5 @@ def quality_profile(registration: Registration) -> list[Criterion]:
         reviewed(registration),
         before_release(registration, versions[0], design),
         amendments(registration, versions),
-        analysed_as_registered(registration),
+        analysed_as_registered(registration, design),
     ]

@@ -17,9 +17,10 @@ text):
 * uncertainty analysis (uncertainty handling or statistical tests): one of
   UNCERTAINTY_WORDS, e.g. "bootstrap", "confidence interval", "leave-one-out",
   "stability", "significance";
-* executable ranking scheme (rank computation): it must say how to aggregate
-  (AGGREGATION_WORDS), in which order or by which method (ORDER_WORDS) and how
-  ties are ranked (TIE_WORDS);
+* executable ranking scheme: every task needs a structured scheme (its prose is
+  then derived from it); without one the check is an error that also says what
+  the rank computation prose lacks: how to aggregate (AGGREGATION_WORDS), in
+  which order or by which method (ORDER_WORDS), how ties are ranked (TIE_WORDS);
 * combining several metrics (rank computation or the details of the metrics):
   one of COMBINE_WORDS, e.g. "mean rank", "combined", "weighted", "per metric",
   "across metrics".
@@ -225,7 +226,34 @@ def _challenge_checks(answers: Answers) -> list[Check]:
     return checks
 
 
-def _task_checks(task: str, answers: Answers) -> list[Check]:
+def _no_scheme_message(ranking: str) -> str:
+    """Why the task cannot be ranked as registered, and what its prose lacks."""
+    message = (
+        "The task has no executable ranking scheme: set one on its ranking "
+        "scheme page, or the registered ranking cannot be run"
+    )
+    lacking = [
+        label
+        for label, words in (
+            ("how values are aggregated (mean, median, ...)", AGGREGATION_WORDS),
+            (
+                "the order (aggregate then rank, rank then aggregate or test-based)",
+                ORDER_WORDS,
+            ),
+            ("how ties are ranked", TIE_WORDS),
+        )
+        if not _mentions(ranking, words)
+    ]
+    if not ranking:
+        return f"{message}; the rank computation method is not described either."
+    if lacking:
+        return f"{message}; its rank computation does not say {', '.join(lacking)}."
+    return f"{message}."
+
+
+def _task_checks(
+    task: str, answers: Answers, scheme: dict[str, Any] | None
+) -> list[Check]:
     checks: list[Check] = []
     ranking = _text(answers, RANKING)
     metrics = _metrics(answers)
@@ -278,28 +306,11 @@ def _task_checks(task: str, answers: Answers) -> list[Check]:
             "002 Fig. 4 (robustness to the test data)",
             TEST_CASES,
         )
-    if not ranking:
-        missing_parts = ["the ranking method"]
-    else:
-        missing_parts = [
-            label
-            for label, words in (
-                ("how values are aggregated (mean, median, ...)", AGGREGATION_WORDS),
-                (
-                    "the order (aggregate then rank, rank then aggregate or "
-                    "test-based)",
-                    ORDER_WORDS,
-                ),
-                ("how ties are ranked", TIE_WORDS),
-            )
-            if not _mentions(ranking, words)
-        ]
-    if missing_parts:
+    if scheme is None:
         add(
             "ranking_scheme_not_executable",
-            "warning" if ranking else "error",
-            "The rank computation method is not structured enough to execute; it "
-            f"does not say {', '.join(missing_parts)}.",
+            "error",
+            _no_scheme_message(ranking),
             "004 §4.1 (changing the ranking scheme); 003 (an executable scheme)",
             RANKING,
         )
@@ -350,5 +361,6 @@ def checks_for(design: Design) -> list[Check]:
     """All design checks of a design, challenge-level first."""
     checks = _challenge_checks({a.number: a for a in design.answers})
     for task in design.tasks:
-        checks += _task_checks(task.name, {a.number: a for a in task.answers})
+        answers = {a.number: a for a in task.answers}
+        checks += _task_checks(task.name, answers, task.scheme)
     return checks

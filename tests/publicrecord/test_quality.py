@@ -2,6 +2,7 @@ import pytest
 
 from analysis.models import AnalysisRun, ResultsVersion
 from registry.amendments import approve_amendment
+from registry.parameters import OUTCOME_PARAMETERS
 from tests.factories import UserFactory
 
 from .conftest import CLEAN_SCHEME, propose_more_cases, registered
@@ -178,3 +179,21 @@ def test_outcome_parameters_do_not_count_against_completeness(
     criterion = quality(api, registration.identifier)["design_complete"]
     assert criterion["met"] is True
     assert criterion["evidence"].startswith("50 of 50 design answers")
+
+
+@pytest.mark.parametrize("published", [True, False])
+def test_results_criterion_says_when_the_outcome_is_not_published_yet(
+    api, call, organizer, chair, published
+):
+    """A met criterion links to the record's outcome: where that says "Not
+    published yet", the evidence says so too instead of seeming to contradict it."""
+    outcome = () if published else {p.number for p in OUTCOME_PARAMETERS}
+    registration = registered(
+        call, organizer, chair, name="Run", scheme=CLEAN_SCHEME, skip=outcome
+    )
+    _run(registration, [])
+    criterion = quality(api, registration.identifier)["results_analysed_as_registered"]
+    assert criterion["met"] is True
+    assert ("not published in the record yet" in criterion["evidence"]) is not published
+    page = api.get(criterion["link"]).content.decode()
+    assert ('id="no-outcome"' in page) is not published

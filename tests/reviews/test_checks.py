@@ -8,6 +8,7 @@ from registry.design import Design
 from registry.parameters import PARAMETERS
 from reviews.checks import checks_for
 from tests.reviews.conftest import client_for
+from tests.schemes import mean_scheme
 
 
 def entry(number, value=None, *, not_applicable=""):
@@ -50,8 +51,14 @@ def clean_snapshot():
         "call": "c",
         "name": "n",
         "answers": answers,
-        "tasks": [{"name": "Brain", "answers": task}],
+        "tasks": [{"name": "Brain", "answers": task, "scheme": mean_scheme()}],
     }
+
+
+def without_scheme(snapshot):
+    """The design as an organizer leaves it who wrote the ranking as prose only."""
+    del snapshot["tasks"][0]["scheme"]
+    return snapshot
 
 
 def with_task_answer(number, value=None, *, not_applicable=""):
@@ -132,10 +139,7 @@ DSC_ONLY = {
             ("organizer_participation_missing", 10, None),
         ),
         (
-            with_task_answer(
-                46,
-                "The mean of the per-metric ranks decides; ties share a rank.",
-            ),
+            without_scheme(clean_snapshot()),
             ("ranking_scheme_not_executable", 46, "Brain"),
         ),
         (
@@ -183,11 +187,37 @@ def test_dsc_for_segmentation_task_does_not_fire():
 
 
 def test_missing_ranking_is_an_error():
-    found = run(with_task_answer(46))
+    found = run(without_scheme(with_task_answer(46)))
     assert [(c.code, c.severity) for c in found if c.parameter == 46] == [
         ("ranking_scheme_not_executable", "error"),
         ("metrics_not_combined", "warning"),
     ]
+    assert found[0].message.endswith("is not described either.")
+
+
+@pytest.mark.parametrize(
+    ("prose", "ending"),
+    [
+        (CLEAN_TASK_TEXT[46], "cannot be run."),
+        (
+            "The mean of the per-metric ranks decides; ties share a rank.",
+            "does not say the order (aggregate then rank, rank then aggregate "
+            "or test-based).",
+        ),
+    ],
+)
+def test_prose_without_scheme_is_an_error_naming_what_prose_lacks(prose, ending):
+    found = run(without_scheme(with_task_answer(46, prose)))
+    assert [(c.code, c.severity) for c in found] == [
+        ("ranking_scheme_not_executable", "error")
+    ]
+    assert found[0].message.startswith("The task has no executable ranking scheme")
+    assert found[0].message.endswith(ending)
+
+
+def test_a_scheme_makes_the_task_executable_whatever_its_prose():
+    found = codes(with_task_answer(46, "Ranked by the registered scheme."))
+    assert ("ranking_scheme_not_executable", 46, "Brain") not in found
 
 
 def test_few_test_cases_message_names_the_count():
