@@ -142,9 +142,11 @@ def public_detail(request, identifier: str):
     versions = list(registration.versions.select_related("created_by"))
     by_number = {v.number: v for v in versions}
     latest = versions[-1]
-    shown = by_number.get(_number(request.GET.get("version")) or latest.number)
+    asked = request.GET.get("version")
+    # `?version=abc` is no version at all, not the latest one
+    shown = by_number.get(_number(asked)) if asked is not None else latest
     if shown is None:
-        raise Http404("No such version.")
+        raise Http404(f"No version {asked!r}: choose one of 1–{len(versions)}.")
     document = document_of(shown)
     previous = by_number.get(shown.number - 1)
     design = version_design(shown)
@@ -152,6 +154,12 @@ def public_detail(request, identifier: str):
     compare = None
     if "from" in request.GET or "to" in request.GET:
         compare = _comparison(request, by_number)
+    # comparing a version with its predecessor is the "changes since" section
+    # again: show it once, as the comparison asked for
+    repeats = bool(compare) and (compare.get("from"), compare.get("to")) == (
+        shown.number - 1,
+        shown.number,
+    )
     user = request.user
     challenge = registration.challenge
     can_amend = is_organizer(user, challenge)
@@ -177,6 +185,7 @@ def public_detail(request, identifier: str):
         "latest": latest,
         "document": document,
         "changes": changes,
+        "changes_since": shown.number > 1 and not repeats,
         "parts": design_parts(design, changes=changes),
         "compare": compare,
         "can_amend": can_amend,
@@ -212,7 +221,14 @@ def _comparison(request, by_number) -> dict:
         version_design(by_number[numbers["from"]]),
         version_design(by_number[numbers["to"]]),
     )
-    return {**numbers, "changes": changes}
+    to = by_number[numbers["to"]]
+    # one step forward: that version's justification explains the changes
+    adjacent = numbers["to"] == numbers["from"] + 1
+    return {
+        **numbers,
+        "changes": changes,
+        "justification": to.justification if adjacent else "",
+    }
 
 
 @require_GET

@@ -217,6 +217,26 @@ def test_public_detail_compare_any_two_versions(client, registration, organizer,
     assert "to: choose one of the versions 1–3." in bad
 
 
+def test_comparing_the_shown_version_with_its_predecessor_shows_it_once(
+    client, registration, organizer, chair
+):
+    amend(registration, organizer, chair)
+    body = client.get(detail() + "?from=1&to=2").content.decode()
+    assert body.count('data-field="test.p_adjust"') == 1
+    assert 'id="changes"' not in body  # the comparison is that section
+    assert "Holm is the safer choice." in body.split('id="comparison"')[1]
+    body = client.get(detail() + "?from=2&to=2").content.decode()
+    assert 'id="changes"' in body  # not the same question: both answered
+
+
+@pytest.mark.parametrize("version", ["abc", "", "0", "-1", "9"])
+def test_public_detail_unknown_version_is_404_not_the_latest(
+    client, registration, version
+):
+    response = client.get(detail() + f"?version={version}")
+    assert response.status_code == 404
+
+
 def test_public_detail_old_version_and_download_links(
     client, registration, organizer, chair
 ):
