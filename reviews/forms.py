@@ -9,6 +9,7 @@ from typing import Any
 from crispy_forms.layout import HTML, Fieldset, Layout
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from registry.forms.base import CrispyFormMixin
 from registry.parameters import GROUPS, PARAMETERS
@@ -77,6 +78,11 @@ class AssignForm(ConfirmMixin, ServiceErrorsMixin, CrispyFormMixin, forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     confirm = _confirm_field()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # the browser's date picker offers no past date (the service refuses one)
+        self.fields["due"].widget.attrs["min"] = timezone.localdate().isoformat()
 
     def clean_reviewer(self):
         try:

@@ -102,6 +102,11 @@ def record_version(*, challenge: Challenge, response: str = "") -> ProposalVersi
 # --- assignments -----------------------------------------------------------------
 
 
+def review_due() -> dt.date:
+    """The due date of a review asked for today: one full review period."""
+    return timezone.localdate() + dt.timedelta(days=REVIEW_PERIOD_DAYS)
+
+
 @transaction.atomic
 def assign_reviewer(
     *,
@@ -140,9 +145,14 @@ def assign_reviewer(
     reason = conflict_reason(reviewer, challenge)
     if reason:
         raise ReviewConflictError(reason)
+    today = timezone.localdate()
+    if due is not None and due < today:
+        raise ValidationError(
+            {"due": f"{due.isoformat()} is in the past; choose today or a later date."}
+        )
     _require_confirmation(selectors.assignment_warnings(reviewer, role), confirm)
     if due is None:
-        due = timezone.localdate() + dt.timedelta(days=REVIEW_PERIOD_DAYS)
+        due = review_due()
     if challenge.status == ChallengeStatus.SUBMITTED:
         record_version(challenge=challenge)
         registry_services.set_challenge_state(
@@ -476,6 +486,11 @@ def resubmit_challenge(*, challenge: Challenge, actor, response: str) -> Challen
     version = record_version(challenge=challenge, response=response)
     active = challenge.assignments.filter(status__in=ACTIVE_ASSIGNMENT_STATES)
     if active.exists():
+        # a new revision is a new review: its reviewers get a full period from
+        # today (the first round's dates have usually passed); a later date set
+        # by a chair stays
+        fresh = review_due()
+        active.filter(Q(due__isnull=True) | Q(due__lt=fresh)).update(due=fresh)
         active.update(status=AssignmentStatus.ASSIGNED)
         registry_services.set_challenge_state(
             challenge,

@@ -1,5 +1,7 @@
 """The whole review cycle through the API, as the acceptance checks run it."""
 
+import datetime as dt
+
 import pytest
 from django.core import mail
 
@@ -144,3 +146,34 @@ def test_diff_with_unknown_revision_names_the_parameter(under_review):
     assert response.status_code == 400
     assert "to" in response.json()
     assert "7" in str(response.json())
+
+
+def test_a_resubmitted_revision_gives_its_reviewers_a_full_review_period(
+    under_review,
+):
+    challenge = under_review.challenge
+    for user in (under_review.tech1, under_review.tech2):
+        submit_review(challenge, user, "minor_revision", confidence=3, comments="ok")
+    decide_revision(under_review, "x")
+    passed = dt.date.today() - dt.timedelta(days=3)
+    later = services.review_due() + dt.timedelta(days=9)
+    challenge.assignments.filter(reviewer=under_review.tech1).update(due=passed)
+    challenge.assignments.filter(reviewer=under_review.tech2).update(due=later)
+    services.resubmit_challenge(
+        challenge=challenge, actor=under_review.organizer, response="Done."
+    )
+    dues = dict(challenge.assignments.values_list("reviewer__username", "due"))
+    assert dues[under_review.tech1.username] == services.review_due()
+    assert dues[under_review.tech2.username] == later  # a chair's later date stays
+
+
+def test_api_refuses_a_past_due_date(world):
+    yesterday = dt.date.today() - dt.timedelta(days=1)
+    response = client_for(world.chair).post(
+        f"/api/v1/challenges/{world.challenge.pk}/assignments/",
+        {"reviewer": "tina", "role": "technical", "due": yesterday.isoformat()},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "is in the past" in str(response.json()["due"])
+    assert not world.challenge.assignments.exists()

@@ -135,18 +135,30 @@ def test_manage_page_shows_suggestions_with_overlapping_keywords(client, world):
 def test_assign_page_creates_assignment_and_mails_reviewer(
     client, world, django_capture_on_commit_callbacks
 ):
+    due = dt.date.today() + dt.timedelta(days=30)
     with django_capture_on_commit_callbacks(execute=True):
         response = signed_in(client, world.chair).post(
             reverse("reviews:assign", args=[world.challenge.pk]),
-            form("assign", reviewer="tina", role="technical", due="2027-05-01"),
+            form("assign", reviewer="tina", role="technical", due=due.isoformat()),
         )
     assert response.status_code == 302
     assignment = Assignment.objects.get(reviewer=world.tech1)
-    assert (assignment.role, assignment.due) == ("technical", dt.date(2027, 5, 1))
+    assert (assignment.role, assignment.due) == ("technical", due)
     world.challenge.refresh_from_db()
     assert world.challenge.status == ChallengeStatus.UNDER_REVIEW
     assert [m.to for m in mail.outbox] == [[world.tech1.email]]
     assert f"/reviews/proposals/{world.challenge.pk}/review/" in mail.outbox[0].body
+
+
+def test_assign_page_refuses_a_past_due_date_and_assigns_nobody(client, world):
+    yesterday = dt.date.today() - dt.timedelta(days=1)
+    response = signed_in(client, world.chair).post(
+        reverse("reviews:assign", args=[world.challenge.pk]),
+        form("assign", reviewer="tina", role="technical", due=yesterday.isoformat()),
+    )
+    assert response.status_code == 400
+    assert f"{yesterday.isoformat()} is in the past" in response.text
+    assert not Assignment.objects.exists()
 
 
 def test_assign_conflicted_reviewer_shows_reason_and_changes_nothing(
@@ -508,3 +520,10 @@ def test_review_page_puts_form_beside_proposal_with_section_navigation(
     assert anchors
     assert anchors == links
     assert "js/sectionnav.js" in html
+
+
+def test_assign_form_date_picker_starts_today(client, world):
+    html = signed_in(client, world.chair).get(
+        reverse("reviews:manage", args=[world.challenge.pk])
+    ).text
+    assert f'min="{dt.date.today().isoformat()}"' in html
