@@ -65,6 +65,20 @@ def grouped(number: int) -> str:
     return f"{number:,}".replace(",", " ")
 
 
+# A "problem" is a part of the file the registered design does not know (or a
+# value it rules out): storing it needs the organizer's explicit word on the
+# pages; a "warning" is something the design expects that the file lacks.
+FINDING_SEVERITY = {
+    "unknown_task": "problem",
+    "unknown_metric": "problem",
+    "value_out_of_bounds": "problem",
+    "case_count_mismatch": "warning",
+    "missing_metric": "warning",
+    "task_without_results": "warning",
+    "missing_values": "warning",
+}
+
+
 @dataclass(frozen=True)
 class Finding:
     """Something the preview found that the organizer should see before commit."""
@@ -72,6 +86,10 @@ class Finding:
     code: str
     message: str
     task: str | None = None
+
+    @property
+    def severity(self) -> str:
+        return FINDING_SEVERITY.get(self.code, "warning")
 
 
 @dataclass(frozen=True)
@@ -86,10 +104,19 @@ class Preview:
             "rows": self.rows,
             "tasks": self.tasks,
             "findings": [
-                {"code": f.code, "message": f.message, "task": f.task}
+                {
+                    "code": f.code,
+                    "severity": f.severity,
+                    "message": f.message,
+                    "task": f.task,
+                }
                 for f in self.findings
             ],
         }
+
+    @property
+    def problems(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "problem"]
 
 
 @dataclass(frozen=True, eq=False)

@@ -109,15 +109,36 @@ def staged_preview(
     )
 
 
+class UnacceptedProblemsError(Exception):
+    """The staged file does not match the registered design and the organizer
+    has not said to store it anyway."""
+
+    def __init__(self, problems: list[ingest.Finding]):
+        self.problems = problems
+        super().__init__(
+            f"The file does not match the registered design in {len(problems)} "
+            f"way{'s' if len(problems) != 1 else ''} (marked 'problem' below). Fix "
+            "the file and upload it again, or tick 'Store it anyway' to store it "
+            "as it is."
+        )
+
+
 def commit_staged(
-    *, session, user, registration: Registration, token: str, new_version: bool
+    *,
+    session,
+    user,
+    registration: Registration,
+    token: str,
+    new_version: bool,
+    accept_problems: bool = False,
 ) -> ResultsVersion | None:
     """Store the table staged under `token`, once; None if none waits.
 
     The token is claimed before anything is stored and is the version's
     idempotency key: a double click or a resent form gets the version the first
     request stored (``replayed`` True). A refused commit (DuplicateResultsError,
-    UploadError) stores nothing and leaves the table waiting.
+    UploadError, UnacceptedProblemsError unless `accept_problems`) stores nothing
+    and leaves the table waiting.
     """
     require_uploader(user, registration)
     key = f"web:{token}"
@@ -130,16 +151,21 @@ def commit_staged(
             stored.replayed = True
         return stored
     try:
+        table = _staged_table(staged)
+        if not accept_problems:
+            problems = preview(registration, table).problems
+            if problems:
+                raise UnacceptedProblemsError(problems)
         results = commit(
             registration=registration,
-            table=_staged_table(staged),
+            table=table,
             name=staged.name,
             actor=user,
             teams=staged.teams,
             idempotency_key=key,
             new_version=new_version,
         )
-    except (ingest.DuplicateResultsError, ingest.UploadError):
+    except (ingest.DuplicateResultsError, ingest.UploadError, UnacceptedProblemsError):
         staging.release_upload(staged)
         raise
     staging.discard_upload(

@@ -119,7 +119,7 @@ def preview_upload(request, identifier: str, token: str):
             "preview": shown.preview,
             "identical": shown.identical,
             "findings": [
-                (f, FINDING_SEVERITY.get(f.code, "info"))
+                (f, SEVERITY_CSS.get(f.severity, "info"))
                 for f in shown.preview.findings
             ],
         },
@@ -128,16 +128,8 @@ def preview_upload(request, identifier: str, token: str):
 
 NOT_WAITING = "This upload is no longer waiting; upload the file again."
 
-# Severity of preview findings (colours on the preview page).
-FINDING_SEVERITY = {
-    "unknown_task": "danger",
-    "unknown_metric": "danger",
-    "value_out_of_bounds": "danger",
-    "case_count_mismatch": "warning",
-    "missing_metric": "warning",
-    "task_without_results": "warning",
-    "missing_values": "warning",
-}
+# The preview's colour for a finding's severity.
+SEVERITY_CSS = {"problem": "danger", "warning": "warning"}
 
 
 @login_required
@@ -153,9 +145,13 @@ def commit_upload(request, identifier: str, token: str):
             registration=registration,
             token=token,
             new_version=request.POST.get("new_version") == "on",
+            accept_problems=request.POST.get("accept_problems") == "on",
         )
     except ingest.DuplicateResultsError as exc:
         messages.error(request, str(exc).replace("(new_version=true)", "below"))
+        return redirect("analysis:preview", registration.identifier, token)
+    except uploads.UnacceptedProblemsError as exc:
+        messages.error(request, str(exc))
         return redirect("analysis:preview", registration.identifier, token)
     except ingest.UploadError as exc:
         return _render_upload_page(

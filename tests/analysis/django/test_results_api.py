@@ -29,7 +29,14 @@ def test_preview_stores_nothing_and_counts(organizer_api, registration):
     assert preview["tasks"]["Brain"]["cases"] == 90
     assert preview["tasks"]["Brain"]["registered_test_cases"] == 100
     assert {f["code"] for f in preview["findings"]} == {"case_count_mismatch"}
+    assert {f["severity"] for f in preview["findings"]} == {"warning"}
     assert ResultsVersion.objects.count() == 0
+
+
+def test_preview_marks_an_unregistered_task_a_problem(organizer_api, registration):
+    response = upload(organizer_api, results_csv(tasks=("Brain", "Lung")))
+    found = {f["code"]: f["severity"] for f in response.json()["findings"]}
+    assert found["unknown_task"] == "problem"
 
 
 def test_invalid_file_is_refused_with_row_errors(organizer_api, registration):

@@ -108,6 +108,32 @@ def test_upload_commit_creates_a_version_and_deletes_the_bytes(
     assert ResultsVersion.objects.count() == 1
 
 
+def test_a_file_with_problems_is_stored_only_when_the_organizer_says_so(
+    organizer_client,
+):
+    preview = post_upload(organizer_client, results_csv(tasks=("Brain", "Lung")))
+    html = organizer_client.get(preview["Location"]).content.decode()
+    assert 'data-finding="unknown_task"' in html
+    assert 'name="accept_problems"' in html
+    refused = organizer_client.post(preview["Location"] + "commit/")
+    assert refused["Location"] == preview["Location"]  # back to the preview
+    page = organizer_client.get(preview["Location"]).content.decode()
+    assert "does not match the registered design in 1 way" in page
+    assert ResultsVersion.objects.count() == 0
+    assert len(staged_files()) == 1  # still waiting for the organizer's word
+    stored = organizer_client.post(
+        preview["Location"] + "commit/", {"accept_problems": "on"}
+    )
+    assert stored["Location"] == RESULTS
+    assert ResultsVersion.objects.get().row_count == 2 * 4 * 100 * 2
+
+
+def test_a_file_without_problems_asks_no_confirmation(organizer_client):
+    preview = post_upload(organizer_client, results_csv())
+    html = organizer_client.get(preview["Location"]).content.decode()
+    assert 'name="accept_problems"' not in html
+
+
 def test_upload_cancel_deletes_the_bytes(organizer_client):
     preview = post_upload(organizer_client, results_csv())
     assert len(staged_files()) == 1
