@@ -64,7 +64,11 @@ class AmendmentForm:
             toggle = forms.Form(data, prefix=prefix)
             toggle.fields["change"] = forms.BooleanField(
                 required=False,
-                label=f"Change the ranking scheme of task “{task.name}”",
+                label=(
+                    f"Change the ranking scheme of task “{task.name}”"
+                    if task.scheme
+                    else f"Add a ranking scheme to task “{task.name}”"
+                ),
                 widget=forms.CheckboxInput(attrs={"class": "form-check-input"}),
             )
             form = SchemeForm(

@@ -13,7 +13,12 @@ from registry.lock import registered_changes_allowed
 from registry.models import Amendment, Registration
 from registry.parameters import OUTCOME_PARAMETERS
 from registry.registration import register_challenge
-from tests.factories import ChallengeFactory, ResultsVersionFactory, UserFactory
+from tests.factories import (
+    ChallengeFactory,
+    ResultsVersionFactory,
+    TaskFactory,
+    UserFactory,
+)
 from tests.registry.helpers import proposal_with_scheme
 from tests.schemes import SIGNIFICANCE_SCHEME
 
@@ -495,3 +500,28 @@ def test_design_pdf_prints_the_hash_shown_on_the_public_page(client, registratio
         page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages
     )
     assert shown in re.sub(r"\s+", "", text)
+
+
+def test_amendment_page_says_when_a_task_has_no_registered_scheme(
+    client, call, organizer, chair
+):
+    """The page shows the registered design: a task registered without a
+    scheme must not seem to have the new-scheme defaults registered."""
+    challenge = ChallengeFactory(call=call, owner=organizer, status="accepted")
+    TaskFactory(challenge=challenge, name="Liver")
+    registration = register_challenge(challenge=challenge, actor=chair)
+    client.force_login(organizer)
+    url = reverse("registry:propose-amendment", args=[registration.identifier])
+    html = client.get(url).content.decode()
+    assert 'data-no-scheme="Liver"' in html
+    assert "Add a ranking scheme to task “Liver”" in html
+
+
+def test_amendment_page_of_a_task_with_a_scheme_offers_to_change_it(
+    client, registration, organizer
+):
+    client.force_login(organizer)
+    url = reverse("registry:propose-amendment", args=[IDENTIFIER])
+    html = client.get(url).content.decode()
+    assert "data-no-scheme" not in html
+    assert "Change the ranking scheme of task “Brain”" in html
