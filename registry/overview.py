@@ -4,13 +4,17 @@ task), their sections and answered rows (overview and review pages)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .completeness import Completeness
+from .completeness import Completeness, StoredAnswer, compute_completeness
+from .design import Design
 from .links import parameter_url, section_url
 from .models import Challenge
-from .parameters import Parameter
+from .parameters import Parameter, Role
 from .sections import sections_at
 from .selectors import answers_of
+
+Answers = dict[tuple[int | None, int], StoredAnswer]
 
 
 @dataclass(frozen=True)
@@ -29,10 +33,46 @@ class Part:
     sections: list[tuple[object, str, list[Row], object]]
 
 
+@dataclass(frozen=True)
+class FrozenTask:
+    """A task of a frozen design, with what the templates read of a Task row."""
+
+    pk: int
+    name: str
+    scheme: dict[str, Any] | None
+
+
 def proposal_parts(challenge: Challenge, completeness: Completeness) -> list[Part]:
-    """The read-only rendering of a design (overview and review pages)."""
-    answers = answers_of(challenge)
-    levels = [("challenge", None), *(("task", t) for t in challenge.tasks.all())]
+    """The read-only rendering of the live design (overview and review pages)."""
+    return _parts(challenge, answers_of(challenge), challenge.tasks.all(), completeness)
+
+
+def frozen_parts(challenge: Challenge, design: Design) -> list[Part]:
+    """The read-only rendering of a frozen design of `challenge` (a reviewed
+    revision): rows, schemes and section meters from the design, not the live
+    rows. Tasks keep their live ids (anchors, links) where they still exist."""
+    live = {t.name: t.pk for t in challenge.tasks.all()}
+    tasks = [
+        FrozenTask(live.get(t.name, -i), t.name, t.scheme)
+        for i, t in enumerate(design.tasks, start=1)
+    ]
+    answers: Answers = {(None, Role.CHALLENGE_NAME.number): StoredAnswer(design.name)}
+    task_answers = (t.answers for t in design.tasks)
+    scopes = [(None, design.answers), *zip(tasks, task_answers, strict=True)]
+    for task, entries in scopes:
+        for entry in entries:
+            key = (task.pk if task else None, entry.number)
+            answers[key] = StoredAnswer(entry.value, entry.not_applicable)
+    completeness = compute_completeness(
+        answers=answers,
+        tasks=[(t.pk, t.name) for t in tasks],
+        threshold_percent=challenge.call.completeness_threshold,
+    )
+    return _parts(challenge, answers, tasks, completeness)
+
+
+def _parts(challenge, answers: Answers, tasks, completeness) -> list[Part]:
+    levels = [("challenge", None), *(("task", t) for t in tasks)]
     parts = []
     for level, task in levels:
         task_id = task.pk if task else None

@@ -258,6 +258,14 @@ def version(challenge: Challenge, revision: int) -> ProposalVersion | None:
     return challenge.versions.filter(revision=revision).first()
 
 
+def reviewed_design(challenge: Challenge) -> Design | None:
+    """The design of the current revision as frozen when it went under review;
+    None before that. Reviewers read this, not the live rows: those change
+    while a revision is being prepared and, after registration, by amendments."""
+    frozen = version(challenge, challenge.revision)
+    return Design.from_dict(frozen.snapshot) if frozen else None
+
+
 def version_diff(before: ProposalVersion, after: ProposalVersion) -> DesignDiff:
     """What changed between two submitted revisions: answers, tasks and each
     task's ranking scheme field by field (the registry's one differ)."""

@@ -90,12 +90,12 @@ def _check_link(challenge, check, tasks: dict[str, int], links: str) -> str:
 
 
 @register.inclusion_tag("reviews/includes/_checks.html")
-def design_checks(challenge, links: str = "anchor") -> dict:
-    """The automatic design checks of the current design, each linking to its
-    field: in the editor (`links="editor"`), on the overview ("overview"), or
-    to the row anchor on the same page ("anchor")."""
+def design_checks(challenge, links: str = "anchor", design=None) -> dict:
+    """The automatic design checks of `design` (default: the current design),
+    each linking to its field: in the editor (`links="editor"`), on the
+    overview ("overview"), or to the row anchor on the same page ("anchor")."""
     tasks = {t.name: t.pk for t in challenge.tasks.all()}
-    checks = checks_for(design_of(challenge))
+    checks = checks_for(design or design_of(challenge))
     return {
         "checks": [
             (

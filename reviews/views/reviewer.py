@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from registry.enums import ChallengeStatus
-from registry.overview import proposal_parts
+from registry.overview import frozen_parts, proposal_parts
 from registry.pagination import html_page
 from registry.selectors import completeness_of
 from registry.services import TransitionError
@@ -84,11 +84,18 @@ def _refusal_text(error: ValidationError) -> str:
 def _render_review(request, challenge, assignment, *, form, refused="", status=200):
     labels = selectors.reviewer_labels(challenge)
     diff = selectors.revision_diff_for(assignment)
+    design = selectors.reviewed_design(challenge)
+    parts = (
+        frozen_parts(challenge, design)
+        if design
+        else proposal_parts(challenge, completeness_of(challenge))
+    )
     context = {
         "challenge": challenge,
         "assignment": assignment,
         "label": labels.get(assignment.reviewer_id, "Reviewer"),
-        "parts": proposal_parts(challenge, completeness_of(challenge)),
+        "parts": parts,
+        "design": design,
         "can_edit": False,
         "form": form,
         "refused": refused,

@@ -10,7 +10,7 @@ from django.urls import reverse
 from registry import services as registry_services
 from registry.enums import ChallengeStatus
 from registry.models import Answer
-from reviews import services
+from reviews import selectors, services
 from reviews.enums import AssignmentStatus
 from reviews.models import Assignment, Review
 from reviews.validation import TEXT_LIMIT
@@ -523,7 +523,61 @@ def test_review_page_puts_form_beside_proposal_with_section_navigation(
 
 
 def test_assign_form_date_picker_starts_today(client, world):
-    html = signed_in(client, world.chair).get(
-        reverse("reviews:manage", args=[world.challenge.pk])
-    ).text
+    html = (
+        signed_in(client, world.chair)
+        .get(reverse("reviews:manage", args=[world.challenge.pk]))
+        .text
+    )
     assert f'min="{dt.date.today().isoformat()}"' in html
+
+
+def test_review_page_shows_the_reviewed_revision_not_the_organizers_new_edits(
+    client, under_review
+):
+    """While a revision is prepared the live rows change; the reviewer's page
+    keeps showing revision 1 as it was reviewed, until it is resubmitted."""
+    request_revision(under_review)
+    registry_services.answer_parameter(
+        challenge=under_review.challenge,
+        task=under_review.challenge.tasks.get(),
+        number=48,
+        value="Half-written new rule",
+        actor=under_review.organizer,
+    )
+    html = page_html(
+        client, under_review.tech1, "reviews:review", under_review.challenge.pk
+    )
+    assert "Half-written new rule" not in html
+    assert "revision 1" in html
+    services.resubmit_challenge(
+        challenge=under_review.challenge, actor=under_review.organizer, response="Ok."
+    )
+    html = page_html(
+        client, under_review.tech1, "reviews:review", under_review.challenge.pk
+    )
+    assert "Half-written new rule" in html
+    assert "revision 2" in html
+
+
+def test_frozen_rendering_of_an_unchanged_design_equals_the_live_one(under_review):
+    from registry.overview import frozen_parts, proposal_parts
+    from registry.selectors import completeness_of
+
+    challenge = under_review.challenge
+
+    def shown(parts):
+        return [
+            (
+                part.task.pk if part.task else None,
+                section.group,
+                tally,
+                [(r.parameter.number, r.text, r.not_applicable, r.url) for r in rows],
+            )
+            for part in parts
+            for section, _, rows, tally in part.sections
+        ]
+
+    live = shown(proposal_parts(challenge, completeness_of(challenge)))
+    frozen = shown(frozen_parts(challenge, selectors.reviewed_design(challenge)))
+    assert frozen == live
+    assert any(rows for *_, rows in live)
