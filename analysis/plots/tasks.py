@@ -32,7 +32,7 @@ from ._style import (
     short_label,
 )
 from ._ticks import fixed_ticks
-from .uncertainty import draw_blobs
+from .uncertainty import blob_figure, draw_blobs
 
 # Dendrogram and network compare task rankings: with two tasks there is
 # nothing to cluster (one distance), so they start at three.
@@ -121,20 +121,15 @@ def rank_blobs_across_tasks(
                 "upper": float(np.percentile(ranks, 97.5)),
             }
         )
-    colors = algorithm_colors(algs)
-    fig = new_figure(axis_width(len(algs)), max(3.5, 1.5 + 0.12 * m_all))
-    ax = fig.add_subplot()
-    draw_blobs(
-        ax,
+    return blob_figure(
         algs,
-        freqs,
-        colors=[colors[a] for a in algs],
+        columns=algs,
+        freqs=freqs,
         summaries=summaries,
         max_rank=m_all,
+        xlabel="Algorithm (ordered by consensus)",
+        title=title or f"Ranks across {len(tasks)} tasks",
     )
-    ax.set_xlabel("Algorithm (ordered by consensus)")
-    fig.suptitle(title or f"Ranks across {len(tasks)} tasks", fontsize=10)
-    return fit_to_text(fig)
 
 
 def _bootstrap_tasks(key_block: Mapping[str, Any]) -> Mapping[str, Any]:
