@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser, loads_bounded
+from registry.access import conflict
 from registry.spreadsheet import csv_text
 
 from . import ingest, run_state, services, uploads
@@ -169,7 +170,7 @@ class AnalysisRetry(APIView):
         try:
             run = services.retry_analysis(run=run, actor=request.user)
         except services.NotRetryableError as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+            return conflict(exc)
         run.refresh_from_db()
         return Response(_accepted(run), status=status.HTTP_202_ACCEPTED)
 
@@ -192,10 +193,7 @@ class AnalysisReport(APIView):
     def get(self, request: Request, pk: int) -> FileResponse | Response:
         run = visible_run(request, pk)
         if not run.report:
-            return Response(
-                {"detail": f"The report is not ready (status {run.status})."},
-                status=status.HTTP_409_CONFLICT,
-            )
+            return conflict(f"The report is not ready (status {run.status}).")
         name = f"{run.results.registration.identifier}-analysis-{run.pk}.pdf"
         return FileResponse(
             run.report.open("rb"),

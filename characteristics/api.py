@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from analysis import run_state
 from analysis.access import visible_results
 from analysis.services import can_upload_results
+from registry.access import conflict
 
 from . import services
 from .access import visible_metadata, visible_run
@@ -122,10 +123,7 @@ class CaseModelReport(APIView):
     def get(self, request: Request, pk: int) -> HttpResponse | Response:
         run = visible_run(request, pk)
         if not run.output:
-            return Response(
-                {"detail": f"The run has no output (status {run.status})."},
-                status=status.HTTP_409_CONFLICT,
-            )
+            return conflict(f"The run has no output (status {run.status}).")
         response = HttpResponse(
             services.report_pdf(run), content_type="application/pdf"
         )

@@ -37,6 +37,16 @@ class AnswerKind:
         return str(value) if value else ""
 
 
+class _ObjectKind(AnswerKind):
+    """An answer object that counts as answered when its ``filled_by`` key
+    holds something (the choice, the options, the items): details alone do not."""
+
+    filled_by: str = ""
+
+    def is_filled(self, value: Any) -> bool:
+        return bool(value and value.get(self.filled_by))
+
+
 def _text(value: Any, field: str, *, required: bool = True, limit: int = 20000) -> str:
     if value is None:
         value = ""
@@ -112,10 +122,11 @@ class UrlKind(AnswerKind):
         return "https://challenge.example.org"
 
 
-class ChoiceKind(AnswerKind):
+class ChoiceKind(_ObjectKind):
     """One option from the catalogue's list, or "other" with details."""
 
     name = "choice"
+    filled_by = "choice"
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"choice", "details"})
@@ -127,9 +138,6 @@ class ChoiceKind(AnswerKind):
         details = _text(value.get("details"), "details", required=choice == OTHER)
         return {"choice": choice, "details": details}
 
-    def is_filled(self, value):
-        return bool(value and value.get("choice"))
-
     def example(self, *, choices=()):
         return {"choice": choices[0] if choices else OTHER, "details": "Why."}
 
@@ -139,10 +147,11 @@ class ChoiceKind(AnswerKind):
         return _with_details(value["choice"], value)
 
 
-class MultiChoiceKind(AnswerKind):
+class MultiChoiceKind(_ObjectKind):
     """Several options from the catalogue's list (or "other"), with details."""
 
     name = "multichoice"
+    filled_by = "choices"
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"choices", "details"})
@@ -155,9 +164,6 @@ class MultiChoiceKind(AnswerKind):
         details = _text(value.get("details"), "details", required=OTHER in picked)
         ordered = [c for c in (*choices, OTHER) if c in picked]
         return {"choices": ordered, "details": details}
-
-    def is_filled(self, value):
-        return bool(value and value.get("choices"))
 
     def example(self, *, choices=()):
         return {"choices": list(choices[:2]), "details": ""}
@@ -195,10 +201,11 @@ class CountKind(AnswerKind):
         return _with_details(str(value["count"]), value)
 
 
-class ScheduleKind(AnswerKind):
+class ScheduleKind(_ObjectKind):
     """Dated milestones (release of training data, submission deadline, ...)."""
 
     name = "schedule"
+    filled_by = "events"
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"events", "details"})
@@ -219,9 +226,6 @@ class ScheduleKind(AnswerKind):
         details = _text(value.get("details"), "details", required=False)
         return {"events": cleaned, "details": details}
 
-    def is_filled(self, value):
-        return bool(value and value.get("events"))
-
     def example(self, *, choices=()):
         return {
             "events": [
@@ -240,10 +244,11 @@ class ScheduleKind(AnswerKind):
         return "\n".join(lines)
 
 
-class InstitutionsKind(AnswerKind):
+class InstitutionsKind(_ObjectKind):
     """Organizing institutions (used for conflict-of-interest checks) and contact."""
 
     name = "institutions"
+    filled_by = "institutions"
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"institutions", "contact", "details"})
@@ -262,9 +267,6 @@ class InstitutionsKind(AnswerKind):
             "contact": {"name": name, "email": email},
             "details": details,
         }
-
-    def is_filled(self, value):
-        return bool(value and value.get("institutions"))
 
     def example(self, *, choices=()):
         return {
@@ -285,10 +287,11 @@ class InstitutionsKind(AnswerKind):
 METRIC_KEYS = {"name", "higher_is_better", "worst_value", "lower_bound", "upper_bound"}
 
 
-class MetricsKind(AnswerKind):
+class MetricsKind(_ObjectKind):
     """Metrics the application computes with: name, direction, worst value, bounds."""
 
     name = "metrics"
+    filled_by = "metrics"
 
     def clean(self, value, *, choices=()):
         value = _object(value, {"metrics", "details"})
@@ -326,9 +329,6 @@ class MetricsKind(AnswerKind):
             )
         details = _text(value.get("details"), "details", required=False)
         return {"metrics": cleaned, "details": details}
-
-    def is_filled(self, value):
-        return bool(value and value.get("metrics"))
 
     def example(self, *, choices=()):
         return {

@@ -13,8 +13,8 @@ PY=.venv/bin/python
 PORT="${BENCH_PORT:-8766}"
 COUNT="${BENCH_COUNT:-10000}"
 DB_URL="${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/registry_bench}"
-WORKERS="${BENCH_WORKERS:-$(( $(nproc) + 1 ))}"
-THREADS="${BENCH_THREADS:-8}"
+WORKERS="${BENCH_WORKERS:-$DEFAULT_WORKERS}"
+THREADS="${BENCH_THREADS:-$DEFAULT_THREADS}"
 PLAN="$(mktemp /tmp/bench-registry-XXXX.json)"
 
 production_settings "$DB_URL" bench

@@ -10,10 +10,8 @@ cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 PORT="${LOADTEST_PORT:-8765}"
 DB_URL="${LOADTEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/registry_loadtest}"
-# nproc + 1 GIL-bound processes keep the CPUs busy; 8 threads each cover the
-# waits on PostgreSQL (measured better than 2 x nproc + 1 workers x 4 threads).
-WORKERS="${LOADTEST_WORKERS:-$(( $(nproc) + 1 ))}"
-THREADS="${LOADTEST_THREADS:-8}"
+WORKERS="${LOADTEST_WORKERS:-$DEFAULT_WORKERS}"
+THREADS="${LOADTEST_THREADS:-$DEFAULT_THREADS}"
 
 production_settings "$DB_URL" loadtest
 export ALLOWED_HOSTS=127.0.0.1,localhost

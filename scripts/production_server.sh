@@ -1,5 +1,12 @@
 # Sourced by scripts/bench_registry.sh and scripts/loadtest.sh (not run on its
-# own): the production settings of a local measurement, and gunicorn serving them.
+# own): the production settings of a local measurement, and gunicorn serving them
+# (its default size below).
+
+# The measured server size, a script's default: nproc + 1 GIL-bound processes
+# keep the CPUs busy; 8 threads each cover the waits on PostgreSQL (measured
+# better than 2 x nproc + 1 workers x 4 threads).
+DEFAULT_WORKERS=$(( $(nproc) + 1 ))
+DEFAULT_THREADS=8
 
 # production_settings DATABASE_URL NAME: config.settings.production against that
 # database with a throwaway secret key (NAME-<time>-…), plain HTTP, quiet logs.

@@ -32,7 +32,7 @@ from ._style import (
     short_label,
 )
 from ._ticks import fixed_ticks
-from .uncertainty import draw_blobs
+from .uncertainty import blob_figure, draw_blobs
 
 # Dendrogram and network compare task rankings: with two tasks there is
 # nothing to cluster (one distance), so they start at three.
@@ -93,6 +93,11 @@ def _panels(names: list[str], only: Sequence[str] | None) -> list[str]:
     return names if only is None else [n for n in names if n in set(only)]
 
 
+def _ranked_count(tasks: Mapping[str, Any]) -> int:
+    """How many algorithms the tasks rank (all of them, whatever top_k draws)."""
+    return len(next(iter(tasks.values()))["ranks"])
+
+
 @plain_text
 def rank_blobs_across_tasks(
     key_block: Mapping[str, Any], *, top_k: int | None = None, title: str | None = None
@@ -101,7 +106,7 @@ def rank_blobs_across_tasks(
     Fig. 16): area ∝ share of tasks; cross = median, line = 2.5–97.5 %."""
     tasks = key_block["tasks"]
     algs = consensus_order(key_block, top_k=top_k)
-    m_all = len(next(iter(tasks.values()))["ranks"])
+    m_all = _ranked_count(tasks)
     freqs, summaries = [], []
     for a in algs:
         ranks = np.array([float(t["ranks"][a]) for t in tasks.values()])
@@ -116,25 +121,34 @@ def rank_blobs_across_tasks(
                 "upper": float(np.percentile(ranks, 97.5)),
             }
         )
-    colors = algorithm_colors(algs)
-    fig = new_figure(axis_width(len(algs)), max(3.5, 1.5 + 0.12 * m_all))
-    ax = fig.add_subplot()
-    draw_blobs(
-        ax,
+    return blob_figure(
         algs,
-        freqs,
-        colors=[colors[a] for a in algs],
+        columns=algs,
+        freqs=freqs,
         summaries=summaries,
         max_rank=m_all,
+        xlabel="Algorithm (ordered by consensus)",
+        title=title or f"Ranks across {len(tasks)} tasks",
     )
-    ax.set_xlabel("Algorithm (ordered by consensus)")
-    fig.suptitle(title or f"Ranks across {len(tasks)} tasks", fontsize=10)
-    return fit_to_text(fig)
 
 
-def _require_bootstrap(tasks: Mapping[str, Any]) -> None:
+def _bootstrap_tasks(key_block: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The key's tasks, refused unless every one has bootstrap results."""
+    tasks = key_block["tasks"]
     if not all(t.get("bootstrap") for t in tasks.values()):
         raise ValueError("every task needs bootstrap results (bootstrap = 0)")
+    return tasks
+
+
+def _per_algorithm_panels(
+    key_block: Mapping[str, Any], *, top_k: int | None, only: Sequence[str] | None
+) -> tuple[Mapping[str, Any], list[str], list[str], int]:
+    """What a grid of one panel per algorithm, coloured by task, is drawn from:
+    the tasks (with bootstrap results), the algorithms given a panel, a colour
+    per task and the number of algorithms ranked."""
+    tasks = _bootstrap_tasks(key_block)
+    algs = _panels(consensus_order(key_block, top_k=top_k), only)
+    return tasks, algs, palette(len(tasks)), _ranked_count(tasks)
 
 
 @plain_text
@@ -148,12 +162,10 @@ def bootstrap_blobs_per_algorithm(
     """One panel per algorithm, tasks on the x axis, bootstrap rank blobs
     coloured by task (seed 000 Fig. 17a: strengths and weaknesses).
     ``only`` draws a subset of the panels (a report splits large grids)."""
-    tasks = key_block["tasks"]
-    _require_bootstrap(tasks)
-    algs = _panels(consensus_order(key_block, top_k=top_k), only)
+    tasks, algs, colors, m_all = _per_algorithm_panels(
+        key_block, top_k=top_k, only=only
+    )
     names = list(tasks)
-    colors = palette(len(names))
-    m_all = len(next(iter(tasks.values()))["ranks"])
     cols = min(len(algs), 4 if len(names) <= 8 else 3 if len(names) <= 14 else 2)
     rows = math.ceil(len(algs) / cols)
     fig = new_figure(cols * max(2.2, 0.2 * len(names) + 1.0), rows * 2.4 + 0.6)
@@ -206,12 +218,11 @@ def bootstrap_blobs_per_task(
     """One panel per task, algorithms (consensus order) on the x axis, bootstrap
     rank blobs (seed 000 Fig. 17b: which tasks separate algorithms well).
     ``only`` draws a subset of the tasks (a report splits large grids)."""
-    all_tasks = key_block["tasks"]
-    _require_bootstrap(all_tasks)
+    all_tasks = _bootstrap_tasks(key_block)
     tasks = {t: all_tasks[t] for t in _panels(list(all_tasks), only)}
     algs = consensus_order(key_block, top_k=top_k)
     colors = algorithm_colors(algs)
-    m_all = len(next(iter(all_tasks.values()))["ranks"])
+    m_all = _ranked_count(all_tasks)
     cols = min(len(tasks), 3 if len(algs) <= 10 else 2 if len(algs) <= 20 else 1)
     rows = math.ceil(len(tasks) / cols)
     width = axis_width(len(algs), per_item=0.2, minimum=3.0)
@@ -238,12 +249,10 @@ def stacked_frequency_plot(
     """One panel per algorithm: the share of bootstrap samples at each rank,
     stacked by task (each task contributes 1 / number of tasks). ``only``
     draws a subset of the panels (a report splits large grids)."""
-    tasks = key_block["tasks"]
-    _require_bootstrap(tasks)
-    algs = _panels(consensus_order(key_block, top_k=top_k), only)
+    tasks, algs, colors, m_all = _per_algorithm_panels(
+        key_block, top_k=top_k, only=only
+    )
     names = list(tasks)
-    colors = palette(len(names))
-    m_all = len(next(iter(tasks.values()))["ranks"])
     rows, cols = _grid(len(algs))
     fig = new_figure(cols * min(3.2, max(2.4, 0.1 * m_all + 1.2)), rows * 2.0 + 1.0)
     axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, sharey=True).ravel())

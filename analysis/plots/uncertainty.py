@@ -36,6 +36,7 @@ from ._style import (
 from ._ticks import fixed_ticks
 
 __all__ = [
+    "blob_figure",
     "blob_plot",
     "draw_blobs",
     "draw_significance",
@@ -118,22 +119,44 @@ def blob_plot(
         raise ValueError("the task has no bootstrap results (bootstrap = 0)")
     ranks = task_block["ranks"]
     algs = ordered(ranks, top_k=top_k)
-    m_all = len(ranks)
+    return blob_figure(
+        algs,
+        columns=[f"{ranks[a]}\n{a}" if len(algs) <= 20 else a for a in algs],
+        freqs=[boot[a]["freq"] for a in algs],
+        summaries=[boot[a] for a in algs],
+        max_rank=len(ranks),
+        xlabel=(
+            "Algorithm (task rank above the name)" if len(algs) <= 20 else "Algorithm"
+        ),
+        title=title or "Bootstrap rank distribution",
+    )
+
+
+def blob_figure(
+    algs: list[str],
+    *,
+    columns: list[str],
+    freqs: list[Mapping[str, float]],
+    summaries: list[Mapping[str, Any]],
+    max_rank: int,
+    xlabel: str,
+    title: str,
+) -> Figure:
+    """One axes of rank blobs, a column per algorithm in its colour, sized for
+    the number of algorithms and of ranks (the blob plots of Figs. 5 and 16)."""
     colors = algorithm_colors(algs)
-    fig = new_figure(axis_width(len(algs)), max(3.5, 1.5 + 0.12 * m_all))
+    fig = new_figure(axis_width(len(algs)), max(3.5, 1.5 + 0.12 * max_rank))
     ax = fig.add_subplot()
     draw_blobs(
         ax,
-        [f"{ranks[a]}\n{a}" if len(algs) <= 20 else a for a in algs],
-        [boot[a]["freq"] for a in algs],
+        columns,
+        freqs,
         colors=[colors[a] for a in algs],
-        summaries=[boot[a] for a in algs],
-        max_rank=m_all,
+        summaries=summaries,
+        max_rank=max_rank,
     )
-    ax.set_xlabel(
-        "Algorithm (task rank above the name)" if len(algs) <= 20 else "Algorithm"
-    )
-    fig.suptitle(title or "Bootstrap rank distribution", fontsize=10)
+    ax.set_xlabel(xlabel)
+    fig.suptitle(title, fontsize=10)
     return fit_to_text(fig)
 
 

@@ -99,6 +99,17 @@ def test_report_pdf_is_served_for_a_finished_run(organizer_api, results, tables)
     assert response.content.startswith(b"%PDF")
 
 
+def test_report_pdf_is_409_while_the_run_has_no_output(organizer_api, results, tables):
+    version = _post_metadata(organizer_api, results, tables[1], commit=True).json()
+    run = organizer_api.post(
+        f"/api/v1/case-metadata/{version['id']}/models/", SPEC, format="json"
+    ).json()
+    CaseModelRun.objects.filter(pk=run["id"]).update(output=None, status="queued")
+    response = organizer_api.get(f"/api/v1/case-models/{run['id']}/report.pdf")
+    assert response.status_code == 409
+    assert response.json() == {"detail": "The run has no output (status queued)."}
+
+
 def test_hidden_results_answer_as_missing_ones(api, results):
     """No existence leak: the same 404 for results one may not see and none."""
     api.force_authenticate(UserFactory(username="mallory"))

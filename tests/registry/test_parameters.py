@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 
+from registry.answer_kinds import KINDS
 from registry.parameters import GROUPS, PARAMETERS, Role, _parameter, get_parameter
 
 # The project keeps its own copy of the reference table so that the suite runs
@@ -51,6 +52,21 @@ def test_example_value_is_accepted_and_stable(parameter):
     assert parameter.clean(cleaned) == cleaned
     assert parameter.is_filled(cleaned)
     assert parameter.to_text(cleaned)
+
+
+@pytest.mark.parametrize(
+    ("kind", "main"),
+    [
+        ("choice", {"choice": ""}),
+        ("multichoice", {"choices": []}),
+        ("schedule", {"events": []}),
+        ("institutions", {"institutions": []}),
+        ("metrics", {"metrics": []}),
+    ],
+)
+def test_an_answer_with_only_details_is_not_filled(kind, main):
+    assert KINDS[kind].is_filled({**main, "details": "Some details."}) is False
+    assert KINDS[kind].is_filled(None) is False
 
 
 def test_unknown_parameter_number_names_the_range():

@@ -36,20 +36,25 @@ def ideal():
     return results, run_analysis(results, SCHEME).to_json_dict()
 
 
+def forty_algorithms(
+    *, n_tasks: int, n_cases: int, seed: int, bootstrap: int
+) -> tuple[pd.DataFrame, dict]:
+    """(results, output) of 40 msd_like algorithms (5 % missing) under SCHEME,
+    with fewer bootstrap samples to keep the large cases fast."""
+    results = simulate.msd_like(
+        n_tasks=n_tasks, n_algorithms=40, n_cases=n_cases, missing_rate=0.05, seed=seed
+    )
+    uncertainty = {**SCHEME["uncertainty"], "bootstrap": bootstrap}
+    output = run_analysis(results, {**SCHEME, "uncertainty": uncertainty})
+    return results, output.to_json_dict()
+
+
 @pytest.fixture(scope="session")
 def forty():
-    results = simulate.msd_like(
-        n_tasks=3, n_algorithms=40, n_cases=12, missing_rate=0.05, seed=3
-    )
-    scheme = {**SCHEME, "uncertainty": {**SCHEME["uncertainty"], "bootstrap": 10}}
-    return results, run_analysis(results, scheme).to_json_dict()
+    return forty_algorithms(n_tasks=3, n_cases=12, seed=3, bootstrap=10)
 
 
 @pytest.fixture(scope="session")
 def forty_by_twenty():
     """40 algorithms x 20 tasks: the scale the report must stay readable at."""
-    results = simulate.msd_like(
-        n_tasks=20, n_algorithms=40, n_cases=6, missing_rate=0.05, seed=4
-    )
-    scheme = {**SCHEME, "uncertainty": {**SCHEME["uncertainty"], "bootstrap": 5}}
-    return results, run_analysis(results, scheme).to_json_dict()
+    return forty_algorithms(n_tasks=20, n_cases=6, seed=4, bootstrap=5)
