@@ -69,6 +69,12 @@ class Assignments(ReviewAPIView):
             if is_organizer(request.user, challenge):
                 raise PermissionDenied("Organizers do not see reviewer assignments.")
             assignments = assignments.filter(reviewer=request.user)
+            # a registered proposal is public; its review progress is not
+            if not assignments.exists():
+                raise PermissionDenied(
+                    "Only the call's chairs and the proposal's reviewers see its "
+                    "assignments."
+                )
         return Response(
             {
                 "progress": selectors.review_progress(challenge),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from registry.models import StatusChange
+from registry.models import Challenge, StatusChange
 from reviews import services
 from tests.reviews.conftest import (
     assert_conflict,
@@ -76,6 +76,18 @@ def test_chair_sees_identities_and_confidential_comments(under_review):
 def test_organizer_cannot_list_assignments(under_review):
     response = get_from_challenge(under_review, under_review.organizer, "assignments/")
     assert response.status_code == 403
+
+
+def test_anyone_may_read_a_registered_proposal_but_not_its_assignments(under_review):
+    """A registered design is public; who reviews it and how far is not."""
+    Challenge.objects.filter(pk=under_review.challenge.pk).update(status="registered")
+    outsider = under_review.outsider_reviewer
+    assert get_from_challenge(under_review, outsider, "").status_code == 200
+    response = get_from_challenge(under_review, outsider, "assignments/")
+    assert response.status_code == 403
+    assert "progress" not in response.json()
+    mine = get_from_challenge(under_review, under_review.tech2, "assignments/")
+    assert [a["reviewer"] for a in mine.json()["assignments"]] == ["tom"]
 
 
 def test_reviewer_lists_only_own_assignment(under_review):
