@@ -1,10 +1,16 @@
-"""API-wide behaviour: one error shape for every endpoint."""
+"""API-wide behaviour: one error shape for every endpoint, and the API root."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
+from django.urls import reverse
 from django.views.defaults import page_not_found
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from registry.lock import RegisteredDataError, record_refusal
@@ -32,3 +38,30 @@ def not_found(request, exception=None):
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "No such resource."}, status=404)
     return page_not_found(request, exception)
+
+
+# The entry points of /api/v1/ (every other resource is reached from these).
+ENTRY_POINTS = {
+    "registrations": "api:registrations",
+    "challenges": "api:challenges",
+    "parameters": "api:parameters",
+    "statistics": "api:statistics",
+    "conflicts": "api:conflicts",
+    "me": "api:me",
+    "schema": "schema",
+}
+
+
+class ApiRoot(APIView):
+    """`GET /api/v1/`: where to start, as absolute URLs (no login)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="The API's entry points", responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                name: request.build_absolute_uri(reverse(route))
+                for name, route in ENTRY_POINTS.items()
+            }
+        )

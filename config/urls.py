@@ -7,9 +7,11 @@ from drf_spectacular.views import SpectacularAPIView
 from registry import views as registry_views
 
 from . import health
+from .api import ApiRoot
 
 # One "api" namespace for every app's v1 endpoints.
 api_v1 = [
+    path("", ApiRoot.as_view(), name="root"),
     path("", include("registry.api_urls")),
     path("", include("reviews.api_urls")),
     path("", include("analysis.api_urls")),
