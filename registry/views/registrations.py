@@ -185,7 +185,7 @@ def public_detail(request, identifier: str):
         "latest": latest,
         "document": document,
         "changes": changes,
-        "changes_since": shown.number > 1 and not repeats,
+        "changes_since": previous is not None and not repeats,
         "parts": design_parts(design, changes=changes),
         "compare": compare,
         "can_amend": can_amend,
