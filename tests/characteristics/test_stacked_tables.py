@@ -16,7 +16,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_analysis_runs_cells_are_labelled_by_their_headers(client, organizer, results):
-    AnalysisRun.objects.create(results=results, scheme={}, seed=1, requested_by=organizer)
+    AnalysisRun.objects.create(
+        results=results, scheme={}, seed=1, requested_by=organizer
+    )
     client.force_login(organizer)
     html = client.get(
         reverse("analysis:results", args=[results.registration.identifier])

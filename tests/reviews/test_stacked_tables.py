@@ -40,8 +40,6 @@ def test_call_overview_cells_are_labelled_by_their_headers(client, under_review)
     assert_cells_labelled_by_headers(html)
 
 
-def test_manage_page_reviewer_cells_are_labelled_by_their_headers(
-    client, under_review
-):
+def test_manage_page_reviewer_cells_are_labelled_by_their_headers(client, under_review):
     html = page(client, under_review.chair, "reviews:manage", under_review.challenge.pk)
     assert_cells_labelled_by_headers(html)
