@@ -71,7 +71,8 @@ def _title_lines(title: str, layout: Layout) -> list[str]:
 
 
 def _bar_row(bar: Bar, y: int, layout: Layout) -> list[str]:
-    """One bar's label, track, value and second segment, and its value text."""
+    """One row at height `y`: the label, the bar (track, value, second
+    segment) and the value written after it."""
     x = layout.label_width
     bar_y = y + layout.bar_top
     height = BAR_HEIGHT
