@@ -6,17 +6,52 @@ at any size, and its labels are real text. Every label is XML-escaped.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-ROW = 18  # px per bar
-LABEL_WIDTH = 300
-BAR_WIDTH = 360
-VALUE_WIDTH = 90
-TOP = 28
 MAX_BARS = 20  # of a distribution figure
 FONT = "font-family='system-ui, sans-serif' font-size='12'"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a chart puts each row's label, bar and value (SVG user units)."""
+
+    label_width: int  # the label column left of the bars; 0: the label above
+    bar_width: int
+    value_width: int
+    row: int  # height of one row
+    bar_top: int  # of the bar within its row
+    label_chars: int  # longer labels are cut (the whole label is in <title>)
+    title_chars: int  # the title wraps at this many characters; 0: one line
+
+
+# The page's and the download's layout: one row per bar, the label beside it.
+WIDE = Layout(
+    label_width=300,
+    bar_width=360,
+    value_width=90,
+    row=18,
+    bar_top=2,
+    label_chars=46,
+    title_chars=0,
+)
+# Phones: a viewBox about as wide as the screen (text keeps about its 12 px)
+# with each label above its bar, rather than 750 units shrunk to half.
+NARROW = Layout(
+    label_width=0,
+    bar_width=236,
+    value_width=84,
+    row=34,
+    bar_top=16,
+    label_chars=46,
+    title_chars=44,
+)
+BAR_HEIGHT = 13
+TITLE_LINE = 16  # of the title's lines
+TOP = 28  # where the rows start below a one-line title
 
 
 @dataclass(frozen=True)
@@ -31,12 +66,49 @@ def _truncate(label: str, limit: int = 46) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
+def _title_lines(title: str, layout: Layout) -> list[str]:
+    return textwrap.wrap(title, layout.title_chars) if layout.title_chars else [title]
+
+
+def _bar_row(bar: Bar, y: int, layout: Layout) -> list[str]:
+    """One row at height `y`: the label, the bar (track, value, second
+    segment) and the value written after it."""
+    x = layout.label_width
+    bar_y = y + layout.bar_top
+    height = BAR_HEIGHT
+    length = max(0.0, min(1.0, bar.value)) * layout.bar_width
+    second = max(0.0, min(1.0 - bar.value, bar.second)) * layout.bar_width
+    if x:  # beside the bar, right-aligned
+        label_at = f"x='{x - 6}' y='{y + 12}' text-anchor='end'"
+    else:  # above it
+        label_at = f"x='0' y='{y + 12}'"
+    return [
+        f"<text {label_at} {FONT}>"
+        f"<title>{escape(bar.label)}</title>"
+        f"{escape(_truncate(bar.label, layout.label_chars))}</text>",
+        f"<rect x='{x}' y='{bar_y}' width='{layout.bar_width}' "
+        f"height='{height}' fill='#e9ecef'/>",
+        f"<rect x='{x}' y='{bar_y}' width='{length:.1f}' "
+        f"height='{height}' fill='#0d6efd'/>",
+        f"<rect x='{x + length:.1f}' y='{bar_y}' width='{second:.1f}' "
+        f"height='{height}' fill='#fd9843'/>",
+        f"<text x='{x + layout.bar_width + 6}' y='{bar_y + 10}' {FONT}>"
+        f"{escape(bar.text)}</text>",
+    ]
+
+
 def bar_chart(
-    title: str, bars: Sequence[Bar], *, empty: str = "Nothing to show."
+    title: str,
+    bars: Sequence[Bar],
+    *,
+    empty: str = "Nothing to show.",
+    layout: Layout = WIDE,
 ) -> str:
     """An SVG document: one labelled horizontal bar per entry."""
-    width = LABEL_WIDTH + BAR_WIDTH + VALUE_WIDTH
-    height = TOP + ROW * max(len(bars), 1) + 8
+    width = layout.label_width + layout.bar_width + layout.value_width
+    lines = _title_lines(title, layout)
+    top = TOP + TITLE_LINE * (len(lines) - 1)
+    height = top + layout.row * max(len(bars), 1) + 8
     parts = [
         f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' "
         # Scales to its container (phones), keeping its proportions; no style
@@ -44,31 +116,21 @@ def bar_chart(
         f"width='100%' role='img' "
         f"aria-label='{escape(title, {chr(39): '&#39;'})}'>",
         f"<title>{escape(title)}</title>",
-        f"<text x='0' y='16' {FONT} font-weight='bold'>{escape(title)}</text>",
+        *(
+            f"<text x='0' y='{16 + TITLE_LINE * i}' {FONT} font-weight='bold'>"
+            f"{escape(line)}</text>"
+            for i, line in enumerate(lines)
+        ),
     ]
     if not bars:
-        parts.append(f"<text x='0' y='{TOP + 12}' {FONT}>{escape(empty)}</text>")
+        parts.append(f"<text x='0' y='{top + 12}' {FONT}>{escape(empty)}</text>")
     for i, bar in enumerate(bars):
-        y = TOP + i * ROW
-        length = max(0.0, min(1.0, bar.value)) * BAR_WIDTH
-        second = max(0.0, min(1.0 - bar.value, bar.second)) * BAR_WIDTH
-        parts += [
-            f"<text x='{LABEL_WIDTH - 6}' y='{y + 12}' text-anchor='end' {FONT}>"
-            f"<title>{escape(bar.label)}</title>{escape(_truncate(bar.label))}</text>",
-            f"<rect x='{LABEL_WIDTH}' y='{y + 2}' width='{BAR_WIDTH}' "
-            f"height='{ROW - 5}' fill='#e9ecef'/>",
-            f"<rect x='{LABEL_WIDTH}' y='{y + 2}' width='{length:.1f}' "
-            f"height='{ROW - 5}' fill='#0d6efd'/>",
-            f"<rect x='{LABEL_WIDTH + length:.1f}' y='{y + 2}' width='{second:.1f}' "
-            f"height='{ROW - 5}' fill='#fd9843'/>",
-            f"<text x='{LABEL_WIDTH + BAR_WIDTH + 6}' y='{y + 12}' {FONT}>"
-            f"{escape(bar.text)}</text>",
-        ]
+        parts += _bar_row(bar, top + i * layout.row, layout)
     parts.append("</svg>")
     return "".join(parts)
 
 
-def completeness_figure(parameters: Sequence[dict]) -> str:
+def completeness_figure(parameters: Sequence[dict], *, layout: Layout = WIDE) -> str:
     """Share of registered designs answering each parameter (`004` Fig. 5.1),
     followed (orange) by the share marking it not applicable."""
     bars = [
@@ -86,10 +148,13 @@ def completeness_figure(parameters: Sequence[dict]) -> str:
         "Share of registered designs answering each parameter (orange: not applicable)",
         bars,
         empty="No registered designs in this selection.",
+        layout=layout,
     )
 
 
-def distribution_figure(title: str, counts: dict[str, int]) -> str:
+def distribution_figure(
+    title: str, counts: dict[str, int], *, layout: Layout = WIDE
+) -> str:
     """Counts of the values of one structured answer, largest first; beyond
     `MAX_BARS` values the rest is one "other" bar (the API and CSV keep all)."""
     items = list(counts.items())
@@ -102,7 +167,7 @@ def distribution_figure(title: str, counts: dict[str, int]) -> str:
         Bar(label.replace("_", " "), count / top if top else 0.0, str(count))
         for label, count in items
     ]
-    return bar_chart(title, bars, empty="No task states a value.")
+    return bar_chart(title, bars, empty="No task states a value.", layout=layout)
 
 
 FIGURE_TITLES = {
@@ -115,10 +180,11 @@ FIGURE_TITLES = {
 }
 
 
-def figure(name: str, stats: dict) -> str | None:
+def figure(name: str, stats: dict, *, layout: Layout = WIDE) -> str | None:
     """The figure `name` ("completeness" or a distribution) of `stats`."""
     if name == "completeness":
-        return completeness_figure(stats["parameters"])
+        return completeness_figure(stats["parameters"], layout=layout)
     if name in FIGURE_TITLES:
-        return distribution_figure(FIGURE_TITLES[name], stats["distributions"][name])
+        counts = stats["distributions"][name]
+        return distribution_figure(FIGURE_TITLES[name], counts, layout=layout)
     return None

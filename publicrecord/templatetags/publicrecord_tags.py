@@ -1,15 +1,18 @@
-"""The public-record card of a registration page (quality, citation, feedback).
+"""The public-record card of a registration page (quality, citation, feedback),
+and the statistics figures laid out for phones.
 
-An inclusion tag, so the registry's page shows it without the registry
-importing this app (the layers of tests/test_layers.py).
+The card is an inclusion tag, so the registry's page shows it without the
+registry importing this app (the layers of tests/test_layers.py).
 """
 
 from __future__ import annotations
 
 from django import template
+from django.utils.safestring import SafeString, mark_safe
 
 from registry.models import Registration
 
+from ..figures import NARROW, figure
 from ..models import Feedback
 from ..quality import quality_profile
 
@@ -24,3 +27,10 @@ def public_record(context, registration: Registration) -> dict:
         "feedback_count": Feedback.objects.filter(registration=registration).count(),
         "user": context.get("user"),
     }
+
+
+@register.simple_tag
+def narrow_figure(name: str, stats: dict) -> SafeString:
+    """The statistics figure `name` laid out for a phone's width (labels above
+    the bars). Built by publicrecord.figures, which escapes every label."""
+    return mark_safe(figure(name, stats, layout=NARROW) or "")

@@ -1,12 +1,18 @@
 """Small presentation helpers for registry templates."""
 
 import json
+from urllib.parse import urlsplit
 
 from django import template
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString
 
 from ..enums import ChallengeStatus as S
 
 register = template.Library()
+
+# Only these become links: a stored "javascript:" or "data:" value stays text.
+LINK_SCHEMES = ("http", "https")
 
 STATUS_CLASSES = {
     S.DRAFT: "text-bg-secondary",
@@ -34,3 +40,16 @@ def json_value(value) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+@register.filter
+def web_link(value) -> SafeString:
+    """An http(s) URL as a link to itself; any other value as escaped text.
+
+    Organizers type the URL, so whoever reads the design (reviewers, chairs,
+    the public) must never get a link to another scheme."""
+    text = str(value).strip()
+    parts = urlsplit(text)
+    if parts.scheme.lower() in LINK_SCHEMES and parts.netloc:
+        return format_html('<a href="{}" rel="nofollow noopener">{}</a>', text, text)
+    return escape(value)

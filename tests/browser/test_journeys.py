@@ -179,6 +179,15 @@ def test_reviewer_journey_assignment_to_submitted_review(browser, live_server, p
     assert "Assigned" in row.inner_text()
     assert row.locator("time").count() == 1  # the due date
     checker.check(page, "my-reviews")
+    # On a phone the row is a card: its due date and the Decline action are on
+    # screen, not in a column scrolled off to the right.
+    page.set_viewport_size({"width": 390, "height": 844})
+    for cell in (row.locator("td[data-label=Due]"), row.locator("summary")):
+        box = cell.bounding_box()
+        assert box["x"] >= 0, box
+        assert box["x"] + box["width"] <= 390, box
+    assert row.locator("summary").inner_text() == "Decline…"
+    page.set_viewport_size({"width": 1366, "height": 768})
 
     page.get_by_role("link", name="Declare a conflict of interest").click()
     checker.check(page, "conflicts")

@@ -15,8 +15,10 @@ def test_public_record_pages_raise_no_csp_violation(page):
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto("/statistics/")
     assert page.locator("#stat-challenges").inner_text() == "1"
-    figure = page.locator("#completeness svg")
+    figure = page.locator("#completeness svg:visible")  # the phone's layout
     assert figure.bounding_box()["width"] <= 390  # scales to the phone's width
+    # ... and its text (12 units of the viewBox) stays readable.
+    assert figure.evaluate("svg => 12 * svg.getScreenCTM().a") >= 11
     page.goto(f"/registry/{registration.identifier}/")
     assert page.locator("[data-criterion]").count() == 6
     bibtex = page.request.get(page.locator("#cite-bibtex").get_attribute("href"))
