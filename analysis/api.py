@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser, loads_bounded
-from registry.access import conflict
+from registry.access import conflict, flag
 from registry.spreadsheet import csv_text
 
 from . import ingest, run_state, services, uploads
@@ -88,7 +88,7 @@ class ResultsUpload(APIView):
         try:
             teams = parse_teams(request.data.get("teams"))
             table = ingest.parse_upload(upload.name, upload.read())
-            if request.query_params.get("commit", "").lower() not in COMMIT:
+            if not flag(request, "commit"):
                 return Response(uploads.preview(registration, table).to_dict())
             results = uploads.commit(
                 registration=registration,
@@ -97,7 +97,7 @@ class ResultsUpload(APIView):
                 actor=request.user,
                 teams=teams,
                 idempotency_key=request.headers.get("Idempotency-Key", "").strip(),
-                new_version=_truthy(request, "new_version"),
+                new_version=flag(request, "new_version"),
             )
         except ingest.UploadError as exc:
             return Response({"detail": REFUSED, "errors": exc.errors}, status=400)
@@ -120,14 +120,6 @@ class ResultsUpload(APIView):
 
 
 REFUSED = "The results file was refused; nothing was stored."
-COMMIT = ("1", "true", "yes")  # ?commit=…: store; anything else: preview
-
-
-def _truthy(request: Request, name: str) -> bool:
-    value = request.query_params.get(name, request.data.get(name, ""))
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
-
-
 def _duplicate_body(exc: ingest.DuplicateResultsError) -> dict:
     return {
         "detail": str(exc),

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from analysis import run_state
 from analysis.access import visible_results
 from analysis.services import can_upload_results
-from registry.access import conflict
+from registry.access import conflict, flag
 
 from . import services
 from .access import visible_metadata, visible_run
@@ -84,7 +84,7 @@ class CaseMetadata(APIView):
             frame = services.read_metadata_upload(upload.name, upload.read())
         except ValidationError as exc:
             return _refused(exc)
-        if request.query_params.get("commit", "").lower() not in ("1", "true", "yes"):
+        if not flag(request, "commit"):
             return Response(services.preview_metadata(results, frame))
         version = services.commit_metadata(
             results=results, frame=frame, original_name=upload.name, actor=request.user

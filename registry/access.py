@@ -84,6 +84,17 @@ def get_task(request: Request, pk: int) -> Task:
     return task
 
 
+TRUE = ("1", "true", "yes", "on")
+
+
+def flag(request: Request, name: str) -> bool:
+    """A yes/no flag of an API request, from the query or the form
+    (``?commit=true``, ``new_version=1``): one of TRUE in any case; anything
+    else, or nothing, is false."""
+    value = request.query_params.get(name, request.data.get(name, ""))
+    return str(value).strip().lower() in TRUE
+
+
 def conflict(reason: str | Exception, **extra) -> Response:
     """409 with the reason; a TransitionError (anything with `details()`) adds
     the current state and the actions allowed in it."""

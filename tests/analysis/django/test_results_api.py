@@ -308,3 +308,26 @@ def test_a_hidden_run_answers_as_a_missing_one(api, results, chair):
     missing = api.get(f"/api/v1/analyses/{run.pk + 1000}/")
     assert hidden.status_code == missing.status_code == 404
     assert hidden.json() == missing.json() == {"detail": "No such analysis."}
+
+
+@pytest.mark.parametrize(
+    ("commit", "stored"),
+    [
+        ("true", True),
+        ("YES", True),
+        ("on", True),
+        ("1", True),
+        ("no", False),
+        ("", False),
+    ],
+)
+def test_commit_flag_is_read_like_every_other_flag(
+    organizer_api, registration, commit, stored
+):
+    response = organizer_api.post(
+        f"{URL}?commit={commit}",
+        {"file": SimpleUploadedFile("r.csv", results_csv(), "text/csv")},
+        format="multipart",
+    )
+    assert response.status_code == (201 if stored else 200)
+    assert ResultsVersion.objects.exists() is stored
