@@ -78,11 +78,12 @@ def test_draft_overview_shows_another_scheme_as_escaped_text(client, organizer, 
 
 def test_review_page_links_the_website(client, organizer, call, chair):
     challenge = submitted_proposal(organizer, call)
+    # stored before the review starts: reviewers read the revision as frozen then
+    store_website(challenge, "http://decathlon.example.org")
     reviewer = UserFactory(username="tina")
     assign_reviewer(
         challenge=challenge, reviewer=reviewer, role="technical", actor=chair
     )
-    store_website(challenge, "http://decathlon.example.org")
     client.force_login(reviewer)
     html = client.get(reverse("reviews:review", args=[challenge.pk])).text
     assert '<a href="http://decathlon.example.org" rel="nofollow noopener">' in html
