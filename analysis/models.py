@@ -154,7 +154,11 @@ class AnalysisRun(JobRun):
     )
 
     class Meta(JobRun.Meta):
-        pass
+        # The statistics' cache generation reads MAX(finished) of done runs by
+        # this index (a run finishes by an update, not a new row).
+        indexes = [
+            models.Index(fields=["status", "finished"], name="run_status_finished_idx")
+        ]
 
     def __str__(self) -> str:
         return f"Analysis {self.pk} of {self.results}"

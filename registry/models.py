@@ -32,9 +32,13 @@ class Call(models.Model):
         settings.AUTH_USER_MODEL, related_name="chaired_calls", blank=True
     )
     created = models.DateTimeField(auto_now_add=True)
+    # Every save (a title or slug edited in the admin) moves it: the
+    # statistics' cache generation reads MAX(updated) by this index.
+    updated = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-created"]
+        indexes = [models.Index(fields=["-updated"], name="call_updated_idx")]
 
     def __str__(self) -> str:
         return self.title
@@ -364,6 +368,9 @@ class Amendment(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        # A decision writes no new row: the statistics' cache generation sees
+        # it as MAX(decided_at), read by this index.
+        indexes = [models.Index(fields=["-decided_at"], name="amendment_decided_idx")]
 
     def __str__(self) -> str:
         return f"Amendment {self.pk} to {self.registration_id}"
