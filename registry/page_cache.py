@@ -46,12 +46,17 @@ _GENERATION_SQL = (
 )
 
 
-def generation() -> str:
-    """Changes whenever what the cached pages show may have changed."""
+def read_generation(sql: str) -> str:
+    """The one row of a generation statement (`sql`), as one string."""
     with connection.cursor() as cursor:
-        cursor.execute(_GENERATION_SQL)
+        cursor.execute(sql)
         row = cursor.fetchone()
     return "|".join(str(value) for value in row)
+
+
+def generation() -> str:
+    """Changes whenever what the cached pages show may have changed."""
+    return read_generation(_GENERATION_SQL)
 
 
 def _key(request: HttpRequest) -> str:
