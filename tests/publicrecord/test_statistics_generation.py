@@ -9,7 +9,7 @@ from django.db import connection
 from django.utils import timezone
 
 from analysis import run_state
-from analysis.models import AnalysisRun, AnalysisStatus
+from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
 from publicrecord import statistics
 from registry import services
 from registry.amendments import approve_amendment, reject_amendment
@@ -32,15 +32,16 @@ def registration(call, organizer, chair):
     return registered(call, organizer, chair, name="Alpha")
 
 
+def queued(results: ResultsVersion) -> AnalysisRun:
+    """A new queued analysis of `results`."""
+    return AnalysisRun.objects.create(
+        results=results, scheme={}, seed=1, requested_by=results.uploaded_by
+    )
+
+
 @pytest.fixture
 def run(registration):
-    """A queued analysis of the registration's results."""
-    return AnalysisRun.objects.create(
-        results=ResultsVersionFactory(registration=registration),
-        scheme={},
-        seed=1,
-        requested_by=registration.challenge.owner,
-    )
+    return queued(ResultsVersionFactory(registration=registration))
 
 
 def test_a_registration_moves_it(call, organizer, chair):
@@ -78,20 +79,15 @@ def test_each_analysis_done_moves_it_and_one_failed_does_not(run, registration):
     """Runs finish in any order (a long bootstrap after a later short run):
     each finish moves it, not only that of the newest run."""
 
-    def queued() -> AnalysisRun:
-        return AnalysisRun.objects.create(
-            results=run.results, scheme={}, seed=2, requested_by=run.requested_by
-        )
-
     def finish(run: AnalysisRun) -> None:  # the worker's last update
         AnalysisRun.objects.filter(pk=run.pk).update(
             status=AnalysisStatus.DONE, finished=timezone.now()
         )
 
-    later = queued()
+    later = queued(run.results)
     assert moves(lambda: finish(later))
     assert moves(lambda: finish(run))
-    failed = queued()
+    failed = queued(run.results)
     assert not moves(lambda: run_state.fail(failed.pk, "out of memory"))
 
 
@@ -112,11 +108,7 @@ def test_draft_edits_and_queued_analyses_do_not_move_it(
         draft.save()
 
     assert not moves(edit_draft)
-    assert not moves(
-        lambda: AnalysisRun.objects.create(
-            results=run.results, scheme={}, seed=3, requested_by=organizer
-        )
-    )
+    assert not moves(lambda: queued(run.results))
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="reads SQLite's query plan")
