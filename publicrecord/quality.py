@@ -45,7 +45,6 @@ from reviews.enums import ACTIVE_ASSIGNMENT_STATES, ReviewerRole
 from reviews.models import Review
 
 BLOCKING_SEVERITIES = ("error", "warning")
-OUTCOME_GROUP = "Challenge outcome"  # reported after the challenge, not designed
 
 
 @dataclass(frozen=True)
@@ -88,8 +87,7 @@ def design_complete(registration: Registration, design: dict[str, Any]) -> Crite
         tasks=[(index, task["name"]) for index, task in tasks],
         threshold_percent=100,
     )
-    # The outcome (participants, results, report) cannot exist at design time.
-    entries = [e for e in result.entries if e.parameter.group != OUTCOME_GROUP]
+    entries = result.design_entries
     missing = [e for e in entries if not e.done]
     evidence = (
         f"{len(entries) - len(missing)} of {len(entries)} design answers given or "

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .parameters import GROUPS, PARAMETERS, Parameter
+from .parameters import GROUPS, OUTCOME_GROUP, PARAMETERS, Parameter
 
 State = Literal["answered", "not_applicable", "missing"]
 
@@ -54,6 +54,16 @@ class Completeness:
     @property
     def overall(self) -> Tally:
         return _tally(self.entries)
+
+    @property
+    def design_entries(self) -> list[Entry]:
+        """Every entry but the challenge outcome (participants, results, report):
+        those are given after the challenge, by amendment, never at design time."""
+        return [e for e in self.entries if e.parameter.group != OUTCOME_GROUP]
+
+    @property
+    def design(self) -> Tally:
+        return _tally(self.design_entries)
 
     @property
     def submission(self) -> Tally:

@@ -119,3 +119,22 @@ def test_completeness_of_many_is_completeness_of_each(
     assert many[accepted.pk].can_submit
     assert many[empty.pk].overall.done == 0
     assert 0 < many[partial.pk].overall.done < many[accepted.pk].overall.done
+
+
+def test_design_tally_leaves_out_the_challenge_outcome_only():
+    from registry.parameters import OUTCOME_PARAMETERS
+
+    outcome = {p.number for p in OUTCOME_PARAMETERS}
+    answers = {
+        key: answer
+        for key, answer in full_answers([1]).items()
+        if key[1] not in outcome
+    }
+    result = compute_completeness(
+        answers=answers, tasks=[(1, "A")], threshold_percent=90
+    )
+    per_task = len([p for p in TASK_LEVEL if p.number in outcome])
+    assert per_task > 0
+    assert result.overall.total - result.design.total == per_task
+    assert result.design.percent == 100.0
+    assert result.overall.done == result.design.done

@@ -5,7 +5,7 @@ from registry import services
 from registry.enums import ChallengeStatus
 from registry.models import Answer, Challenge, Task
 from registry.parameters import get_parameter
-from registry.selectors import proposals_of
+from registry.selectors import completeness_of, proposals_of
 from tests.factories import ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -493,3 +493,11 @@ def test_favicon_is_linked_and_answered(client, db):
     response = client.get("/favicon.ico")
     assert response.status_code == 301
     assert response.url == "/static/favicon.svg"
+
+
+def test_overview_counts_the_design_as_the_public_record_does(signed_in, proposal):
+    completeness = completeness_of(proposal)
+    html = signed_in.get(reverse("registry:overview", args=[proposal.pk])).text
+    design = completeness.design
+    assert design.total < completeness.overall.total
+    assert f"({design.done} of {design.total}), as the public record counts" in html
