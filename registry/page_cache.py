@@ -6,10 +6,9 @@ responses that set no cookie and used no CSRF token, so nothing user-specific
 is ever shared. Keys carry a *generation* read from the database on every
 request (one SQL statement of index lookups): it changes whenever a
 registration version is added (registration, approved amendment), a call is
-added or deleted, or a challenge row is saved, so such a change shows at once
-in every web process, even with the per-process memory cache. ``TIMEOUT`` bounds
-staleness for edits the generation does not see (e.g. a call renamed in the
-admin).
+added, renamed or deleted, or a challenge row is saved, so such a change shows
+at once in every web process, even with the per-process memory cache.
+``TIMEOUT`` bounds staleness for edits the generation does not see.
 
 The cache is an optimisation, never a dependency: when it fails (Redis down)
 pages are rendered as if nothing were cached; the error is counted for
@@ -38,10 +37,10 @@ _HEADERS = ("Content-Type", "Vary", "Allow", "Content-Language")
 # new one; anonymous pages show registered challenges only, which are never
 # deleted (only drafts are), so inserts and saves of challenges are seen by
 # MAX(updated) and the drafts' deletions do not matter. Calls are few: their
-# count also sees one deleted.
+# count also sees one deleted, MAX(updated) one renamed.
 _GENERATION_SQL = (
     "SELECT (SELECT MAX(id) FROM registry_registrationversion),"
-    " (SELECT COUNT(*) FROM registry_call), (SELECT MAX(id) FROM registry_call),"
+    " (SELECT COUNT(*) FROM registry_call), (SELECT MAX(updated) FROM registry_call),"
     " (SELECT MAX(updated) FROM registry_challenge)"
 )
 

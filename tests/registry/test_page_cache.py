@@ -103,3 +103,11 @@ def test_saved_challenge_changes_the_generation(registration):
     challenge = registration.challenge
     challenge.save()
     assert page_cache.generation() != before
+
+
+def test_renamed_call_changes_the_generation(registration):
+    before = page_cache.generation()
+    call = registration.call
+    call.title = "MICCAI 2027 (Daejeon)"
+    call.save()
+    assert page_cache.generation() != before
