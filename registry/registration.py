@@ -80,18 +80,46 @@ def _next_identifier(call: Call) -> tuple[int, str]:
     return next_identifier(call, last)
 
 
-@transaction.atomic
-def register_challenge(*, challenge: Challenge, actor) -> Registration:
-    """Freeze an accepted proposal as version 1 of a new registration."""
+def check_registrable(challenge: Challenge, actor) -> None:
+    """Raise unless `actor` may register `challenge` now (a chair of its call or
+    an organizer, and the proposal accepted)."""
     if not (is_chair(actor, challenge) or is_organizer(actor, challenge)):
         raise PermissionDenied("Only the call's chairs or the organizers can register.")
-    challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
     if challenge.status != ChallengeStatus.ACCEPTED:
         raise TransitionError(
             f"Only accepted proposals can be registered; this one is "
             f"{challenge.get_status_display().lower()}.",
             state=challenge.status,
         )
+
+
+@dataclass(frozen=True)
+class RegistrationPreview:
+    """What registering would do, for the organizer or chair to confirm."""
+
+    identifier: str  # the next free identifier of the call (taken in order)
+    tasks_without_scheme: list[str]
+
+
+def registration_preview(challenge: Challenge, actor) -> RegistrationPreview:
+    check_registrable(challenge, actor)
+    last = Registration.objects.filter(call=challenge.call).aggregate(
+        n=Max("sequence")
+    )["n"]
+    return RegistrationPreview(
+        identifier=next_identifier(challenge.call, last)[1],
+        tasks_without_scheme=list(
+            challenge.tasks.filter(scheme__isnull=True).values_list("name", flat=True)
+        ),
+    )
+
+
+@transaction.atomic
+def register_challenge(*, challenge: Challenge, actor) -> Registration:
+    """Freeze an accepted proposal as version 1 of a new registration."""
+    check_registrable(challenge, actor)
+    challenge = Challenge.objects.select_for_update().get(pk=challenge.pk)
+    check_registrable(challenge, actor)  # again, now that the row is locked
     call = Call.objects.select_for_update().get(pk=challenge.call_id)
     sequence, identifier = _next_identifier(call)
     registration = Registration.objects.create(

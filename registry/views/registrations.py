@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from ranking.scheme import METHODS
 from registry.pagination import html_page
@@ -34,7 +34,7 @@ from ..public import (
     version_design,
     version_design_pdf,
 )
-from ..registration import register_challenge
+from ..registration import register_challenge, registration_preview
 from ..search import (
     CATEGORY_PARAMETER,
     MODALITY_PARAMETER,
@@ -45,10 +45,18 @@ from ..services import TransitionError
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def register(request, pk: int):
+    """GET: what registering does, to confirm; POST: register."""
     challenge = visible_challenge(request, pk)
     try:
+        if request.method != "POST":
+            preview = registration_preview(challenge, request.user)
+            return render(
+                request,
+                "registry/confirm_register.html",
+                {"challenge": challenge, "preview": preview},
+            )
         registration = register_challenge(challenge=challenge, actor=request.user)
     except TransitionError as exc:
         messages.error(request, str(exc))

@@ -46,6 +46,9 @@ def register_and_amend(page, *, results_before_approval: bool):
     sign_in(page, "carla")
     page.goto(f"/proposals/{challenge.pk}/")
     page.click("#register-proposal")
+    page.wait_for_url(f"**/proposals/{challenge.pk}/register/")
+    assert page.locator("#next-identifier").inner_text() == "miccai-2027-001"
+    page.click("#register-confirm")
     page.wait_for_url("**/registry/miccai-2027-001/")
     assert page.locator("#shown-version").inner_text() == "version 1 (latest)"
     registration = Registration.objects.get()

@@ -91,6 +91,46 @@ def test_register_redirects_to_public_page(client, accepted, chair):
     assert accepted.status == "registered"
 
 
+def test_register_page_says_what_registering_does_before_anything_happens(
+    client, accepted, chair
+):
+    TaskFactory(challenge=accepted, name="Liver")  # accepted without a scheme
+    client.force_login(chair)
+    response = client.get(reverse("registry:register", args=[accepted.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="next-identifier">miccai-2027-001<' in html
+    assert "cannot be withdrawn" in html
+    assert "“Liver”" in html.split('id="tasks-without-scheme"')[1]
+    assert (
+        "“Brain”" not in html.split('id="tasks-without-scheme"')[1].split("</div>")[0]
+    )
+    assert Registration.objects.count() == 0
+    accepted.refresh_from_db()
+    assert accepted.status == "accepted"
+
+
+def test_register_page_of_a_complete_design_has_no_scheme_warning(
+    client, accepted, organizer
+):
+    client.force_login(organizer)
+    html = client.get(reverse("registry:register", args=[accepted.pk])).text
+    assert 'id="tasks-without-scheme"' not in html
+    assert 'id="register-confirm"' in html
+
+
+def test_register_page_of_a_draft_or_for_a_stranger_is_refused(
+    client, call, organizer, accepted
+):
+    draft = ChallengeFactory(call=call, owner=organizer)
+    client.force_login(organizer)
+    response = client.get(reverse("registry:register", args=[draft.pk]), follow=True)
+    assert "Only accepted proposals can be registered" in response.content.decode()
+    client.force_login(UserFactory())
+    url = reverse("registry:register", args=[accepted.pk])
+    assert client.get(url).status_code == 404
+
+
 def test_register_unaccepted_is_refused_with_message(client, call, organizer):
     draft = ChallengeFactory(call=call, owner=organizer)
     client.force_login(organizer)
