@@ -53,3 +53,11 @@ def web_link(value) -> SafeString:
     if parts.scheme.lower() in LINK_SCHEMES and parts.netloc:
         return format_html('<a href="{}" rel="nofollow noopener">{}</a>', text, text)
     return escape(value)
+
+
+@register.filter
+def with_columns(cells, columns) -> list[tuple]:
+    """`cells` of a row each with its column, as ``(column, cell)`` pairs: e.g.
+    the rank intervals of an algorithm with the table's methods, so that each
+    cell can carry its column's name (data-label) when tables stack on phones."""
+    return list(zip(columns, cells, strict=True))

@@ -11,7 +11,7 @@ from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from tests.analysis.django.conftest import SCHEME, results_csv
 from tests.analysis.reports.conftest import pdf_pages
-from tests.browser.helpers import sign_in
+from tests.browser.helpers import assert_on_screen, phone_sized, sign_in
 from tests.factories import CallFactory, ChallengeFactory, TaskFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -114,6 +114,12 @@ def test_organizer_uploads_runs_and_downloads_the_report(page, quiet, tmp_path):
             heads.nth(i).get_attribute("data-method") for i in range(heads.count())
         ]
         assert methods == RANK_CI
+    # On a phone each algorithm is a card: its rank, name, score and every
+    # interval on screen, not in columns scrolled off to the right.
+    with phone_sized(page):
+        assert_on_screen(tables.locator("tbody td"))
+        rank = tables.first.locator("tbody td.stack-title").first
+        assert rank.inner_text() == "1"
     blob = page.get_by_role(
         "img", name="Blob plot of bootstrap ranks — task Brain, DSC"
     )

@@ -5,7 +5,7 @@ import pytest
 from registry import services
 from registry.exports import export_challenge
 from registry.models import Challenge
-from tests.browser.helpers import sign_in
+from tests.browser.helpers import assert_on_screen, phone_sized, sign_in
 from tests.factories import CallFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,6 +19,9 @@ def test_organizer_exports_and_imports_a_proposal(page, tmp_path):
     sign_in(page, "olga")
 
     page.goto("/proposals/import/")
+    # On a phone the proposal is a card: its status and export links on screen.
+    with phone_sized(page):
+        assert_on_screen(page.locator("#exports td"))
     with page.expect_download() as download_info:
         page.get_by_role("link", name="Export JSON").click()
     path = tmp_path / "proposal.json"

@@ -28,6 +28,7 @@ from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
 from reviews import services as review_services
 from reviews.models import Assignment
+from tests.browser.helpers import assert_on_screen, phone_sized
 from tests.browser.pagecheck import PageCheck, crawl
 from tests.factories import CallFactory, UserFactory
 from tests.registry.helpers import fill_proposal
@@ -181,13 +182,9 @@ def test_reviewer_journey_assignment_to_submitted_review(browser, live_server, p
     checker.check(page, "my-reviews")
     # On a phone the row is a card: its due date and the Decline action are on
     # screen, not in a column scrolled off to the right.
-    page.set_viewport_size({"width": 390, "height": 844})
-    for cell in (row.locator("td[data-label=Due]"), row.locator("summary")):
-        box = cell.bounding_box()
-        assert box["x"] >= 0, box
-        assert box["x"] + box["width"] <= 390, box
-    assert row.locator("summary").inner_text() == "Decline…"
-    page.set_viewport_size({"width": 1366, "height": 768})
+    with phone_sized(page):
+        assert_on_screen(row.locator("td[data-label=Due]"), row.locator("summary"))
+        assert row.locator("summary").inner_text() == "Decline…"
 
     page.get_by_role("link", name="Declare a conflict of interest").click()
     checker.check(page, "conflicts")
@@ -303,6 +300,13 @@ def test_public_reader_journey_registry_to_verified_hash(browser, live_server, p
     row.get_by_role("link", name=registration.challenge.name).click()
     page.wait_for_selector("#verify")
     checker.check(page, "registration")
+    # The chain head keeps the page's spacing before the changes below it ...
+    head = page.locator("[data-chain-head]").bounding_box()
+    heading = page.locator("#changes-title").bounding_box()
+    assert heading["y"] - (head["y"] + head["height"]) >= 15
+    # ... and on a phone the scheme's changed fields are cards on screen.
+    with phone_sized(page):
+        assert_on_screen(page.locator("#changes tr[data-field] td"))
     page.locator("#amendments-link").click()
     page.wait_for_selector("[data-amendment]")
     checker.check(page, "amendments")

@@ -3,7 +3,7 @@ in the browser under the Content-Security-Policy, on a phone-sized screen too.""
 
 import pytest
 
-from tests.browser.helpers import csp_violations
+from tests.browser.helpers import assert_on_screen, csp_violations
 from tests.browser.test_open_feedback import registered_challenge, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,6 +19,9 @@ def test_public_record_pages_raise_no_csp_violation(page):
     assert figure.bounding_box()["width"] <= 390  # scales to the phone's width
     # ... and its text (12 units of the viewBox) stays readable.
     assert figure.evaluate("svg => 12 * svg.getScreenCTM().a") >= 11
+    # The table beside the figure: each parameter a card, its counts on screen.
+    page.locator("#completeness summary").click()
+    assert_on_screen(page.locator("#parameters tr[data-parameter='3'] td"))
     page.goto(f"/registry/{registration.identifier}/")
     assert page.locator("[data-criterion]").count() == 6
     bibtex = page.request.get(page.locator("#cite-bibtex").get_attribute("href"))

@@ -9,6 +9,7 @@ from accounts.models import Role
 from registry import services as registry_services
 from registry.schemes import set_task_scheme
 from reviews import services
+from tests.browser.helpers import assert_on_screen, phone_sized
 from tests.browser.test_review_cycle import sign_in
 from tests.factories import CallFactory, UserFactory
 from tests.registry.helpers import fill_proposal
@@ -76,6 +77,10 @@ def test_reviewer_sees_the_scheme_diff_of_a_revision(browser, live_server):
     assert prose.count() >= 1
     inserted = prose.locator("ins.diff-ins").all_inner_texts()
     assert any("median" in text.lower() for text in inserted)
+
+    # On a phone each change is a card: both revisions of every row on screen.
+    with phone_sized(page):
+        assert_on_screen(changes.locator("#diff-table td"))
 
     if SCREENSHOTS:
         for width, height in ((1366, 768), (390, 844)):

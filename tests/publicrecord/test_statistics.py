@@ -2,6 +2,7 @@ import csv
 import io
 from collections import Counter
 
+import lxml.html
 import pytest
 
 from demo.story import MSD_SCHEME
@@ -9,6 +10,7 @@ from publicrecord.figures import Bar, bar_chart
 from registry.models import Answer, Challenge, Registration
 from registry.parameters import PARAMETERS, Role
 from tests.factories import CallFactory
+from tests.stacked_tables import assert_cells_labelled_by_headers
 
 from .conftest import AGGREGATE_SCHEME, propose_more_cases, registered
 
@@ -226,3 +228,18 @@ def test_a_task_without_scheme_counts_only_its_answers(api, call, organizer, cha
     example = Role.METRICS.parameter.example_value["metrics"]  # fill_proposal's
     assert body["distributions"]["metric"] == {m["name"]: 1 for m in example}
     assert body["distributions"]["test_cases"] == {"100": 1}
+
+
+def test_parameter_table_stacks_into_cards_titled_by_number_and_name(
+    client, call, organizer, chair
+):
+    # On phones each parameter is a card: "38 Number of test cases", then its
+    # counts, each under its column's name (tests/stacked_tables.py).
+    registered(call, organizer, chair, name="Alpha")
+    html = client.get("/statistics/").text
+    assert_cells_labelled_by_headers(html)
+    rows = lxml.html.fromstring(html).xpath("//table[@id='parameters']/tbody/tr")
+    assert len(rows) == len(PARAMETERS)
+    for row in rows:
+        titles = row.xpath("./td[contains(concat(' ', @class, ' '), ' stack-title ')]")
+        assert [td.get("data-label") for td in titles] == ["#", "Parameter"]

@@ -4,6 +4,7 @@ import hashlib
 import io
 import re
 
+import lxml.html
 import pytest
 from django.urls import reverse
 from pypdf import PdfReader
@@ -21,6 +22,7 @@ from tests.factories import (
 )
 from tests.registry.helpers import proposal_with_scheme
 from tests.schemes import SIGNIFICANCE_SCHEME
+from tests.stacked_tables import assert_cells_labelled_by_headers
 
 pytestmark = pytest.mark.django_db
 
@@ -272,6 +274,24 @@ def test_comparing_the_shown_version_with_its_predecessor_shows_it_once(
     assert "Holm is the safer choice." in body.split('id="comparison"')[1]
     body = client.get(detail() + "?from=2&to=2").content.decode()
     assert 'id="changes"' in body  # not the same question: both answered
+
+
+def test_public_detail_scheme_changes_stack_into_labelled_cards(
+    client, registration, organizer, chair
+):
+    # On phones each changed field of the scheme is a card: the field, then
+    # its value before and after (tests/stacked_tables.py).
+    amend(registration, organizer, chair)
+    for query in ("", "?from=1&to=2"):  # changes since v1; the comparison
+        body = client.get(detail() + query).content.decode()
+        assert_cells_labelled_by_headers(body)
+
+
+def test_public_detail_chain_head_is_spaced_from_what_follows(client, registration):
+    # The line sat on the next heading with no space between them.
+    tree = lxml.html.fromstring(client.get(detail()).content)
+    (head,) = tree.xpath("//*[@data-chain-head]")
+    assert "mb-3" in head.getparent().classes
 
 
 @pytest.mark.parametrize("version", ["abc", "", "0", "-1", "9"])

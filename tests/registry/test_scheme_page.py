@@ -14,6 +14,7 @@ from registry.models import Answer
 from registry.schemes import registered_metrics, set_task_scheme
 from tests.factories import UserFactory
 from tests.schemes import mean_scheme, msd_scheme
+from tests.stacked_tables import assert_cells_labelled_by_headers
 
 pytestmark = pytest.mark.django_db
 
@@ -315,6 +316,22 @@ def test_scheme_page_preview_runs_without_saving(signed_in, task):
     assert "id_wilcoxon_one_sided" in body
     task.refresh_from_db()
     assert task.scheme is None
+
+
+def test_scheme_preview_rankings_stack_into_cards_titled_by_the_algorithm(
+    signed_in, task
+):
+    data = {**form_data(task, SCHEMES[3]), "preview": ""}
+    body = signed_in.post(scheme_url(task), data).content.decode()
+    tables = lxml.html.fromstring(body).xpath("//section[@id='preview']//table")
+    assert len(tables) == 4  # c_ideal and c_random, ranked by DSC and by NSD
+    # Every preview table stacks, each value labelled by its column ...
+    assert_cells_labelled_by_headers(body, tables=len(tables))
+    # ... under the algorithm (the row header) as the card's title.
+    for table in tables:
+        assert "stack-compact" in table.classes
+        titles = table.xpath("./tbody/tr/*[1]")
+        assert [(t.tag, t.get("class")) for t in titles] == [("th", "stack-title")] * 5
 
 
 def test_scheme_page_other_user_gets_404(client, task):

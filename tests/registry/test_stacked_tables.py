@@ -20,3 +20,11 @@ def test_registry_list_cells_are_labelled_by_their_headers(client, accepted, cha
     register_challenge(challenge=accepted, actor=chair)
     html = client.get(reverse("registry:public-list")).text
     assert_cells_labelled_by_headers(html)
+
+
+def test_import_page_export_cells_are_labelled_by_their_headers(
+    client, organizer, accepted
+):
+    client.force_login(organizer)
+    html = client.get(reverse("registry:import")).text
+    assert_cells_labelled_by_headers(html)

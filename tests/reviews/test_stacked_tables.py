@@ -5,8 +5,15 @@ import lxml.html
 import pytest
 from django.urls import reverse
 
-from tests.reviews.conftest import submit_review
-from tests.stacked_tables import assert_cells_labelled_by_headers
+from registry.schemes import set_task_scheme
+from reviews import services
+from tests.reviews.conftest import decide_revision, submit_review
+from tests.schemes import mean_scheme
+from tests.stacked_tables import (
+    ROW_HEADER,
+    assert_cells_labelled_by_headers,
+    stacked_table_labels,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -43,3 +50,28 @@ def test_call_overview_cells_are_labelled_by_their_headers(client, under_review)
 def test_manage_page_reviewer_cells_are_labelled_by_their_headers(client, under_review):
     html = page(client, under_review.chair, "reviews:manage", under_review.challenge.pk)
     assert_cells_labelled_by_headers(html)
+
+
+def test_review_diff_cells_are_labelled_by_their_headers(client, under_review):
+    # Revision 2 ranks the task by a scheme: its prose changed (a row per
+    # parameter, headed by the parameter) and the scheme (a nested table of
+    # its fields).
+    submit_review(under_review.challenge, under_review.tech1)
+    decide_revision(under_review)
+    task = under_review.challenge.tasks.get()
+    set_task_scheme(task=task, scheme=mean_scheme(), actor=under_review.organizer)
+    services.resubmit_challenge(
+        challenge=under_review.challenge,
+        actor=under_review.organizer,
+        response="Ranked.",
+    )
+    html = page(client, under_review.tech1, "reviews:review", under_review.challenge.pk)
+    assert_cells_labelled_by_headers(html, tables=2)
+    (diff_headers, parameters), (field_headers, fields) = stacked_table_labels(html)
+    assert diff_headers == ["Parameter", "Revision 1", "Revision 2"]
+    assert parameters
+    assert {tuple(row) for row in parameters} == {
+        (ROW_HEADER, "Revision 1", "Revision 2")
+    }
+    assert field_headers == ["Field", "Revision 1", "Revision 2"]
+    assert fields
