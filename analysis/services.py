@@ -238,13 +238,8 @@ def send_analysis(run_id: int, *, table: ingest.CheckedResults | None = None) ->
     (no Celery) gets it instead of reading the stored text again.
     """
     run_state.send_run(
-        execute_analysis, AnalysisRun, run_id, in_process=_handed_over(table)
+        execute_analysis, AnalysisRun, run_id, in_process={"table": table}
     )
-
-
-def _handed_over(table: ingest.CheckedResults | None) -> dict[str, Any]:
-    """The in-process keyword arguments of a job given ``table`` (if any)."""
-    return {} if table is None else {"table": table}
 
 
 def compute_output(
@@ -456,7 +451,7 @@ def _chunk_finished(run_id: int, table: ingest.CheckedResults | None) -> None:
         heartbeat=timezone.now(),
     )
     if total and done == total:
-        enqueue(merge_chunks, run_id, in_process=_handed_over(table))
+        enqueue(merge_chunks, run_id, in_process={"table": table})
 
 
 @job

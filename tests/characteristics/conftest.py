@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from analysis import ingest
-from tests.analysis.django.conftest import registration  # noqa: F401 - fixture
+from tests.analysis.django.conftest import calls, registration  # noqa: F401 - fixtures
 
 ALGORITHMS = ("A1", "A2", "A3")
 

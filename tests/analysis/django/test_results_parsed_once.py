@@ -9,7 +9,6 @@ and the stored bytes and hash are those of the table as uploaded.
 import hashlib
 import io
 import time
-from collections import Counter
 
 import pandas as pd
 import pytest
@@ -28,21 +27,6 @@ IDENT = "miccai-2027-001"
 @pytest.fixture(autouse=True)
 def media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
-
-
-@pytest.fixture
-def calls(monkeypatch):
-    """How often the parser, the checks and the stored-form reader ran."""
-    counted = Counter()
-    for name in ("read_upload", "validated", "read_normalised"):
-        original = getattr(ingest, name)
-
-        def counting(*args, _name=name, _original=original, **kwargs):
-            counted[_name] += 1
-            return _original(*args, **kwargs)
-
-        monkeypatch.setattr(ingest, name, counting)
-    return counted
 
 
 def as_upload(data: bytes, name: str = "results.csv") -> SimpleUploadedFile:
