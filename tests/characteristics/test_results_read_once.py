@@ -5,40 +5,11 @@ the specification form, the checks and the fit share one table."""
 import pytest
 from django.urls import reverse
 
-from characteristics import services
 from characteristics.models import CaseMetadataVersion, CaseModelRun
 
-from .conftest import SPEC, metadata_file
+from .conftest import SPEC, SPEC_FORM, metadata_file
 
 pytestmark = pytest.mark.django_db
-
-SPEC_FORM = {
-    "spec-task": "Brain",
-    "spec-metric": "DSC",
-    "spec-outcome": "failure",
-    "spec-direction": "below",
-    "spec-threshold": "0.5",
-    "spec-characteristics": ["blur", "occluded"],
-    "spec-groups": ["patient"],
-    "spec-algorithms": "all",
-    "spec-per_algorithm": "on",
-    "spec-missing": "failure",
-    "spec-alpha": "0.05",
-}
-
-
-@pytest.fixture
-def client_in(client, organizer):
-    client.force_login(organizer)
-    return client
-
-
-@pytest.fixture
-def metadata(results, organizer, tables) -> CaseMetadataVersion:
-    frame = services.read_metadata_upload("meta.csv", tables[1])
-    return services.commit_metadata(
-        results=results, frame=frame, original_name="meta.csv", actor=organizer
-    )
 
 
 def reads(calls) -> int:
