@@ -21,7 +21,8 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
@@ -91,9 +92,10 @@ def resolve_job(name: str) -> JobFunction:
         ) from None
 
 
-def run_job(name: str, *args) -> None:
-    """Run the registered job `name` (used by every backend)."""
-    resolve_job(name)(*args)
+def run_job(name: str, *args, **in_process: Any) -> None:
+    """Run the registered job `name` (used by every backend; only the
+    in-process ones pass `in_process`, see :func:`enqueue`)."""
+    resolve_job(name)(*args, **in_process)
 
 
 def uses_celery() -> bool:
@@ -130,45 +132,63 @@ def publish_many(function: JobFunction, arg_lists: list[tuple]) -> None:
     transaction.on_commit(lambda: [publish(name, *args) for args in arg_lists])
 
 
-def _run_in_thread(name: str, *args) -> None:
+def _run_in_thread(name: str, *args, **in_process: Any) -> None:
     try:
         close_old_connections()
-        run_job(name, *args)
+        run_job(name, *args, **in_process)
     except RetryLater as retry:
-        threading.Timer(retry.delay, _run_in_thread, args=(name, *args)).start()
+        threading.Timer(
+            retry.delay, _run_in_thread, args=(name, *args), kwargs=in_process
+        ).start()
     except Exception:  # the job records its own failure; never kill the server
         logger.exception("background job %s%r failed", name, args)
     finally:
         connection.close()
 
 
-def _start_thread(name: str, *args) -> None:
+def _start_thread(name: str, *args, **in_process: Any) -> None:
     threading.Thread(
-        target=_run_in_thread, args=(name, *args), daemon=True, name=f"job:{name}"
+        target=_run_in_thread,
+        args=(name, *args),
+        kwargs=in_process,
+        daemon=True,
+        name=f"job:{name}",
     ).start()
 
 
-def _run_now(name: str, args: tuple, retries_left: int = 10) -> None:
+def _run_now(
+    name: str, args: tuple, in_process: Mapping[str, Any], retries_left: int = 10
+) -> None:
     """Tests: at once, inside the caller's transaction (retries without delay)."""
     try:
-        run_job(name, *args)
+        run_job(name, *args, **in_process)
     except RetryLater:
         if retries_left <= 0:
             raise
-        _run_now(name, args, retries_left - 1)
+        _run_now(name, args, in_process, retries_left - 1)
 
 
 def enqueue(
-    function: JobFunction, *args, on_sent: Callable[[bool], None] | None = None
+    function: JobFunction,
+    *args,
+    on_sent: Callable[[bool], None] | None = None,
+    in_process: Mapping[str, Any] | None = None,
 ) -> None:
     """Start ``function(*args)`` in the background once the current transaction
     commits. ``on_sent(ok)`` learns whether the job reached its queue (False:
-    the broker is down; nothing is lost, the caller's row stays queued)."""
+    the broker is down; nothing is lost, the caller's row stays queued).
+
+    ``in_process``: keyword arguments the job gets only when it runs in this
+    process (objects the caller already has in memory, such as the results
+    table it has just read); a job sent to Celery runs elsewhere and gets only
+    ``args``, so it must be able to do without them.
+    """
     name = job_name(function)
+    in_process = dict(in_process or {})
     if getattr(settings, "JOBS_SYNCHRONOUS", False):
         if on_sent is not None:
             on_sent(True)
-        _run_now(name, args)
+        _run_now(name, args, in_process)
         return
 
     def send() -> None:
@@ -181,6 +201,6 @@ def enqueue(
         # starts writing (SQLite's in-memory test database refuses two writers)
         if on_sent is not None:
             on_sent(True)
-        _start_thread(name, *args)
+        _start_thread(name, *args, **in_process)
 
     transaction.on_commit(send)

@@ -18,11 +18,11 @@ import os
 import socket
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -414,10 +414,19 @@ def identical_pending_run(runs: QuerySet[R], same: Callable[[R], bool]) -> R | N
     return next((run for run in pending if same(run)), None)
 
 
-def send_run(job: JobFunction, model: type[JobRun], run_id: int) -> None:
+def send_run(
+    job: JobFunction,
+    model: type[JobRun],
+    run_id: int,
+    *,
+    in_process: Mapping[str, Any] | None = None,
+) -> None:
     """Send ``job(run_id)`` to the queue, recording on the run whether it got
-    there (the sender of a kind of run, see ``AppConfig.job_runs()``)."""
-    enqueue(job, run_id, on_sent=recorder_of_sending(model, run_id))
+    there (the sender of a kind of run, see ``AppConfig.job_runs()``);
+    ``in_process`` as for :func:`analysis.jobs.enqueue`."""
+    enqueue(
+        job, run_id, on_sent=recorder_of_sending(model, run_id), in_process=in_process
+    )
 
 
 def recorder_of_sending(model: type[JobRun], run_id: int) -> Callable[[bool], None]:

@@ -62,9 +62,17 @@ def can_see_results(user, registration: Registration) -> bool:
 # --- reads -----------------------------------------------------------------------
 
 
-def results_table(results: ResultsVersion) -> ingest.CheckedResults:
+def results_table(
+    results: ResultsVersion, *, in_hand: ingest.CheckedResults | None = None
+) -> ingest.CheckedResults:
     """The checked table of a results version (its stored normalised CSV read
-    back); read it once per job or request and pass it on."""
+    back); read it once per job or request and pass it on.
+
+    ``in_hand``: the table a caller already read (the request that queued an
+    in-process job hands it over), returned when it is this version's.
+    """
+    if in_hand is not None and in_hand.content == results.content:
+        return in_hand
     return ingest.read_normalised(results.content)
 
 
@@ -172,7 +180,7 @@ def start_analysis(
         requested_by=actor,
         engine_version=ENGINE_VERSION,
     )
-    send_analysis(run.pk)
+    send_analysis(run.pk, table=table)
     return run
 
 
@@ -223,9 +231,15 @@ def retry_analysis(*, run: AnalysisRun, actor=None) -> AnalysisRun:
     return run
 
 
-def send_analysis(run_id: int) -> None:
-    """Send the run's job to the queue, recording whether it got there."""
-    run_state.send_run(execute_analysis, AnalysisRun, run_id)
+def send_analysis(run_id: int, *, table: ingest.CheckedResults | None = None) -> None:
+    """Send the run's job to the queue, recording whether it got there.
+
+    ``table``: the run's results table, already read; a job run in this process
+    (no Celery) gets it instead of reading the stored text again.
+    """
+    run_state.send_run(
+        execute_analysis, AnalysisRun, run_id, in_process={"table": table}
+    )
 
 
 def compute_output(
@@ -276,7 +290,9 @@ def _progress_recorder(beat: run_state.Heartbeat, *, start: int = 0):
 
 
 @job
-def execute_analysis(run_id: int) -> None:
+def execute_analysis(
+    run_id: int, *, table: ingest.CheckedResults | None = None
+) -> None:
     """The background job: run, store outputs and deviations, record progress.
 
     Claims a queued run, or a running one whose job is gone (a re-delivered
@@ -284,20 +300,26 @@ def execute_analysis(run_id: int) -> None:
     ``ANALYSIS_CHUNK_THRESHOLD`` is split into chunks (:func:`run_chunk`), sent
     to all workers when Celery is configured, one after another in this process
     otherwise; the last chunk to finish queues :func:`merge_chunks`, which
-    finishes the run.
+    finishes the run. ``table``: the results table handed over in-process
+    (:func:`send_analysis`); passed on to the chunks and the merge run here.
     """
     claim = run_state.claim(run_id)
     if claim is None:
         return  # finished, or another job holds it: jobs are idempotent
-    run_state.run_claimed(claim, lambda beat: _analyse(claim, beat))
+    run_state.run_claimed(claim, lambda beat: _analyse(claim, beat, table))
 
 
-def _analyse(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
+def _analyse(
+    claim: run_state.Claim,
+    beat: run_state.Heartbeat,
+    table: ingest.CheckedResults | None,
+) -> None:
     run = AnalysisRun.objects.select_related("results__registration").get(
         pk=claim.run_id
     )
     progress = _progress_recorder(beat)
-    frame = results_frame(run.results)
+    table = results_table(run.results, in_hand=table)
+    frame = table.frame
     chunks = plan_chunks(
         frame,
         run.scheme,
@@ -306,7 +328,7 @@ def _analyse(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
         replicates=settings.ANALYSIS_CHUNK_REPLICATES,
     )
     if chunks:
-        _start_chunks(run.pk, chunks)
+        _start_chunks(run.pk, chunks, table)
         return
     output = compute_output(
         frame,
@@ -336,21 +358,23 @@ def store_chunks(run_id: int, chunks: list[ChunkSpec]) -> None:
     )
 
 
-def _start_chunks(run_id: int, chunks: list[ChunkSpec]) -> None:
+def _start_chunks(
+    run_id: int, chunks: list[ChunkSpec], table: ingest.CheckedResults
+) -> None:
     """Store the chunk rows and run the unfinished ones: on all workers, or
-    here one after another."""
+    here one after another (with the `table` already read)."""
     store_chunks(run_id, chunks)
     pending = [
         (run_id, c.group, c.key, c.task, c.first_block, c.stop_block)
         for c in AnalysisChunk.objects.filter(run_id=run_id, finished=None)
     ]
     if not pending:
-        _chunk_finished(run_id)  # a resumed run whose chunks were all done
+        _chunk_finished(run_id, table)  # a resumed run whose chunks were all done
     elif uses_celery():
         publish_many(run_chunk, pending)
     else:
         for args in pending:
-            run_chunk(*args)
+            run_chunk(*args, table=table)
 
 
 def _chunk_spec(chunk: AnalysisChunk) -> ChunkSpec:
@@ -361,10 +385,18 @@ def _chunk_spec(chunk: AnalysisChunk) -> ChunkSpec:
 
 @job
 def run_chunk(
-    run_id: int, group: int, key: str, task: str, first_block: int, stop_block: int
+    run_id: int,
+    group: int,
+    key: str,
+    task: str,
+    first_block: int,
+    stop_block: int,
+    *,
+    table: ingest.CheckedResults | None = None,
 ) -> None:
     """Compute and store one chunk of a running run (idempotent: a chunk that
-    is already stored, or of a run no longer running, is left alone)."""
+    is already stored, or of a run no longer running, is left alone);
+    ``table``: the results table when the run's job runs here."""
     chunk = (
         AnalysisChunk.objects.select_related("run__results")
         .filter(
@@ -386,7 +418,7 @@ def run_chunk(
             try:
                 beat.check()
                 ranks = chunk_ranks(
-                    lambda: results_frame(run.results),
+                    lambda: results_table(run.results, in_hand=table).frame,
                     run.scheme,
                     _chunk_spec(chunk),
                     seed=run.seed,
@@ -404,11 +436,12 @@ def run_chunk(
         AnalysisChunk.objects.filter(pk=chunk.pk, finished=None).update(
             ranks=ranks_to_bytes(ranks), finished=timezone.now()
         )
-    _chunk_finished(run_id)
+    _chunk_finished(run_id, table)
 
 
-def _chunk_finished(run_id: int) -> None:
-    """Progress = finished chunks / all chunks; the last one queues the merge."""
+def _chunk_finished(run_id: int, table: ingest.CheckedResults | None) -> None:
+    """Progress = finished chunks / all chunks; the last one queues the merge
+    (handing it `table` if it runs here)."""
     counts = AnalysisChunk.objects.filter(run_id=run_id).aggregate(
         total=Count("pk"), done=Count("pk", filter=Q(finished__isnull=False))
     )
@@ -418,13 +451,14 @@ def _chunk_finished(run_id: int) -> None:
         heartbeat=timezone.now(),
     )
     if total and done == total:
-        enqueue(merge_chunks, run_id)
+        enqueue(merge_chunks, run_id, in_process={"table": table})
 
 
 @job
-def merge_chunks(run_id: int) -> None:
+def merge_chunks(run_id: int, *, table: ingest.CheckedResults | None = None) -> None:
     """Merge a run's chunks in block order and finish it (runs once: the merge
-    is claimed by setting ``merge_started``; later calls return at once)."""
+    is claimed by setting ``merge_started``; later calls return at once);
+    ``table``: the results table when the run's job ran here."""
     if AnalysisChunk.objects.filter(run_id=run_id, finished=None).exists():
         return
     claimed = AnalysisRun.objects.filter(
@@ -434,17 +468,22 @@ def merge_chunks(run_id: int) -> None:
         return
     run = AnalysisRun.objects.select_related("results__registration").get(pk=run_id)
     claim = run_state.current_claim(run)
-    run_state.run_claimed(claim, lambda beat: _merge(claim, beat, run))
+    run_state.run_claimed(claim, lambda beat: _merge(claim, beat, run, table))
 
 
-def _merge(claim: run_state.Claim, beat: run_state.Heartbeat, run) -> None:
+def _merge(
+    claim: run_state.Claim,
+    beat: run_state.Heartbeat,
+    run: AnalysisRun,
+    table: ingest.CheckedResults | None,
+) -> None:
     chunks = [
         (_chunk_spec(c), ranks_from_bytes(c.ranks))
         for c in AnalysisChunk.objects.filter(run_id=run.pk)
     ]
     progress = _progress_recorder(beat, start=run.progress)
     share = 0.9 * ANALYSIS_SHARE
-    frame = results_frame(run.results)
+    frame = results_table(run.results, in_hand=table).frame
     output = compute_output(
         frame,
         run.scheme,

@@ -8,7 +8,8 @@ it (``.lines``) when they are not those of the CSV; the uploaded file's name,
 the team affiliations and the token live in the user's session.
 
 Bounds (settings, docs/security.md): each user keeps at most
-`MAX_STAGED_UPLOADS_PER_USER` previews and `MAX_STAGED_BYTES_PER_USER` bytes;
+`MAX_STAGED_UPLOADS_PER_USER` previews and `MAX_STAGED_BYTES_PER_USER` bytes
+(a preview's bytes are its CSV and its `.lines` together: the disk it takes);
 staging a new one purges that user's oldest previews to make room, and every
 preview older than `STAGED_UPLOAD_MAX_AGE_SECONDS` is swept whenever something
 new is staged. Commit and cancel delete the file.
@@ -75,13 +76,21 @@ def _sweep() -> None:
             continue
 
 
+def _lines_bytes(path: Path) -> int:
+    """The size of the lines kept beside the staged preview at `path` (0 if none)."""
+    try:
+        return path.with_name(path.name + LINES).stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
 def _make_room(user_pk: int, size: int) -> None:
     """Purge the user's oldest previews until one of `size` bytes fits."""
     limit_bytes = settings.MAX_STAGED_BYTES_PER_USER
     if size > limit_bytes:
         raise StagingError(
-            f"The file is {size:,} bytes; previews are limited to {limit_bytes:,} "
-            "bytes per person."
+            f"The preview takes {size:,} bytes; previews are limited to "
+            f"{limit_bytes:,} bytes per person."
         )
     files = []
     for path in staging_dir().glob(f"results-*-{user_pk}-*.upload"):
@@ -89,7 +98,8 @@ def _make_room(user_pk: int, size: int) -> None:
             stat = path.stat()
         except FileNotFoundError:
             continue
-        files.append((stat.st_mtime, stat.st_size, path))
+        # the disk the preview takes: its CSV and its lines
+        files.append((stat.st_mtime, stat.st_size + _lines_bytes(path), path))
     files.sort()
     total = sum(f[1] for f in files)
     while files and (
@@ -121,7 +131,7 @@ def stage_upload(
     this user and registration; return the token naming it."""
     staging_dir().mkdir(parents=True, exist_ok=True)
     _sweep()
-    _make_room(user.pk, len(data))
+    _make_room(user.pk, len(data) + len(lines))
     token = secrets.token_hex(16)
     path = _path(registration.pk, user.pk, token)
     try:

@@ -25,7 +25,7 @@ from analysis.services import (
     can_see_results,
     can_upload_results,
     registered_design,
-    results_frame,
+    results_table,
 )
 from casemodels import (
     ENGINE_VERSION,
@@ -110,9 +110,15 @@ def read_metadata_upload(name: str, data: bytes) -> pd.DataFrame:
     return frame
 
 
-def preview_metadata(results: ResultsVersion, frame: pd.DataFrame) -> dict[str, Any]:
-    """The contract's checks of a metadata table against these results."""
-    return check_metadata(frame, results_frame(results))
+def preview_metadata(
+    results: ResultsVersion,
+    frame: pd.DataFrame,
+    *,
+    table: ingest.CheckedResults | None = None,
+) -> dict[str, Any]:
+    """The contract's checks of a metadata table against these results
+    (``table``: their table if the caller has read it)."""
+    return check_metadata(frame, results_table(results, in_hand=table).frame)
 
 
 def _normalised_csv(frame: pd.DataFrame) -> str:
@@ -121,9 +127,15 @@ def _normalised_csv(frame: pd.DataFrame) -> str:
 
 @transaction.atomic
 def commit_metadata(
-    *, results: ResultsVersion, frame: pd.DataFrame, original_name: str, actor
+    *,
+    results: ResultsVersion,
+    frame: pd.DataFrame,
+    original_name: str,
+    actor,
+    table: ingest.CheckedResults | None = None,
 ) -> CaseMetadataVersion:
-    """Store a checked metadata table as the next (immutable) version."""
+    """Store a checked metadata table as the next (immutable) version
+    (``table``: the results' table if the caller has read it)."""
     if not can_upload_results(actor, results.registration):
         raise PermissionDenied("Only the organizers upload case metadata.")
     ResultsVersion.objects.select_for_update().get(pk=results.pk)  # numbering
@@ -136,7 +148,7 @@ def commit_metadata(
         sha256=hashlib.sha256(content.encode("utf-8")).hexdigest(),
         original_name=original_name[:255],
         row_count=len(frame),
-        checks=preview_metadata(results, frame),
+        checks=preview_metadata(results, frame, table=table),
         uploaded_by=actor,
     )
 
@@ -144,9 +156,14 @@ def commit_metadata(
 # --- model runs ----------------------------------------------------------------------
 
 
-def _fit(version: CaseMetadataVersion, spec: Any, progress=None) -> dict[str, Any]:
+def _fit(
+    version: CaseMetadataVersion,
+    spec: Any,
+    progress=None,
+    table: ingest.CheckedResults | None = None,
+) -> dict[str, Any]:
     return fit_case_models(
-        results_frame(version.results),
+        results_table(version.results, in_hand=table).frame,
         metadata_frame(version),
         spec,
         scheme=_registered_scheme(version.results, spec),
@@ -168,15 +185,24 @@ def _registered_scheme(results: ResultsVersion, spec: Any) -> dict[str, Any] | N
 
 @transaction.atomic
 def start_case_model_run(
-    *, metadata: CaseMetadataVersion, spec: Any, actor
+    *,
+    metadata: CaseMetadataVersion,
+    spec: Any,
+    actor,
+    table: ingest.CheckedResults | None = None,
 ) -> CaseModelRun:
-    """Check the specification against the data, then queue the fit."""
+    """Check the specification against the data, then queue the fit.
+
+    ``table``: the results' table if the caller has read it; read here
+    otherwise, and handed to the fit when it runs in this process.
+    """
     if not can_see_results(actor, metadata.results.registration):
         raise PermissionDenied("You cannot analyse these results.")
+    table = results_table(metadata.results, in_hand=table)
     try:
         parsed = parse_spec(spec)
         data = prepare_model_data(
-            results_frame(metadata.results),
+            table.frame,
             metadata_frame(metadata),
             parsed,
             scheme=_registered_scheme(metadata.results, spec),
@@ -202,25 +228,37 @@ def start_case_model_run(
         requested_by=actor,
         engine_version=ENGINE_VERSION,
     )
-    send_case_model_run(run.pk)
+    send_case_model_run(run.pk, table=table)
     return run
 
 
-def send_case_model_run(run_id: int) -> None:
-    """Send the fit's job to the queue, recording whether it got there."""
-    run_state.send_run(execute_case_model_run, CaseModelRun, run_id)
+def send_case_model_run(
+    run_id: int, *, table: ingest.CheckedResults | None = None
+) -> None:
+    """Send the fit's job to the queue, recording whether it got there
+    (``table``, already read, goes to a fit run in this process)."""
+    run_state.send_run(
+        execute_case_model_run, CaseModelRun, run_id, in_process={"table": table}
+    )
 
 
 @job
-def execute_case_model_run(run_id: int) -> None:
+def execute_case_model_run(
+    run_id: int, *, table: ingest.CheckedResults | None = None
+) -> None:
     """The background job: claim the run (once; a re-delivered job after a lost
-    worker claims it again), fit with a heartbeat, store the output."""
+    worker claims it again), fit with a heartbeat, store the output
+    (``table``: the results' table, handed over in-process)."""
     claim = run_state.claim(run_id, CaseModelRun)
     if claim is not None:
-        run_state.run_claimed(claim, lambda beat: _fit_claimed(claim, beat))
+        run_state.run_claimed(claim, lambda beat: _fit_claimed(claim, beat, table))
 
 
-def _fit_claimed(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
+def _fit_claimed(
+    claim: run_state.Claim,
+    beat: run_state.Heartbeat,
+    table: ingest.CheckedResults | None,
+) -> None:
     run = CaseModelRun.objects.select_related("metadata__results__registration").get(
         pk=claim.run_id
     )
@@ -230,7 +268,7 @@ def _fit_claimed(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
         beat.beat(progress=min(99, int(fraction * 100)))
 
     try:
-        output = _fit(run.metadata, run.spec, progress)
+        output = _fit(run.metadata, run.spec, progress, table)
     except (CaseModelError, ValueError) as exc:
         run_state.fail(
             run.pk, str(exc).splitlines()[0], attempt=claim.attempt, model=CaseModelRun

@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from analysis.access import visible_results
+from analysis.ingest import CheckedResults
 from analysis.models import AnalysisStatus
 from analysis.plots import figure_png
-from analysis.services import can_upload_results, results_frame
+from analysis.services import can_upload_results, results_table
 
 from . import services
 from .access import visible_metadata, visible_run
@@ -29,8 +30,10 @@ PLOT_DPI = 110
 PLOTS = {"global": forest_global, "per-algorithm": forest_per_algorithm}
 
 
-def spec_form(results, version, data=None) -> ModelSpecForm:
-    frame = results_frame(results)
+def spec_form(
+    results, version, data=None, *, table: CheckedResults | None = None
+) -> ModelSpecForm:
+    frame = results_table(results, in_hand=table).frame
     metadata = services.metadata_frame(version)
     columns = [c for c in metadata.columns if c not in ("case", "task")]
     answers = services.registered_answers(results)
@@ -141,12 +144,13 @@ def commit(request, pk: int):
 def start(request, pk: int):
     version = visible_metadata(request, pk)
     results = version.results
-    form = spec_form(results, version, request.POST)
+    table = results_table(results)  # read once: the form, the checks, the fit
+    form = spec_form(results, version, request.POST, table=table)
     if not form.is_valid():
         return _page(request, results, form=form, status=400)
     try:
         run = services.start_case_model_run(
-            metadata=version, spec=form.spec(), actor=request.user
+            metadata=version, spec=form.spec(), actor=request.user, table=table
         )
     except ValidationError as exc:
         form.add_error(None, exc.messages)

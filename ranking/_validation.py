@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import difflib
 import io
+import itertools
 import math
 import os
 import re
@@ -593,10 +594,16 @@ def _values(column: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, list[Row
         ]
     numbers = np.full(len(column), np.nan)
     cells = [c.strip() if type(c) is str else _value_text(c) for c in column.tolist()]
-    positions = [
-        i for i, text in enumerate(cells) if text.lower() not in _MISSING_TOKENS
-    ]
-    texts = [cells[i] for i in positions]
+    # the given cells as a mask and an index array: a list of positions held a
+    # million int objects, the peak of reading a large table back
+    given = np.fromiter(
+        (text.lower() not in _MISSING_TOKENS for text in cells),
+        dtype=bool,
+        count=len(cells),
+    )
+    positions = np.flatnonzero(given)
+    texts = list(itertools.compress(cells, given))
+    del cells
     unreadable = np.zeros(len(texts), dtype=bool)
     try:
         parsed = np.asarray(texts, dtype=object).astype(np.float64)
@@ -608,7 +615,7 @@ def _values(column: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, list[Row
         RowError(int(lines[positions[k]]), _value_problem(texts[k]))
         for k in np.flatnonzero(rejected)
     ]
-    numbers[np.asarray(positions, dtype=np.int64)] = np.where(rejected, np.nan, parsed)
+    numbers[positions] = np.where(rejected, np.nan, parsed)
     return numbers, errors
 
 

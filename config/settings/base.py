@@ -209,7 +209,8 @@ MAX_JSON_BYTES = env_int("MAX_JSON_BYTES", 5 * 1024 * 1024)
 # (replicates x cases x algorithms, summed over tasks and ranking keys).
 MAX_BOOTSTRAP_REPLICATES = env_int("MAX_BOOTSTRAP_REPLICATES", 100_000)
 MAX_RUN_BOOTSTRAP_WORK = env_int("MAX_RUN_BOOTSTRAP_WORK", 5_000_000_000)
-# Staged previews of results uploads, per user (older ones are purged first).
+# Staged previews of results uploads, per user (older ones are purged first);
+# a preview's bytes are its normalised CSV and its `.lines` file: the disk used.
 MAX_STAGED_UPLOADS_PER_USER = env_int("MAX_STAGED_UPLOADS_PER_USER", 5)
 MAX_STAGED_BYTES_PER_USER = env_int("MAX_STAGED_BYTES_PER_USER", 100 * 1024 * 1024)
 STAGED_UPLOAD_MAX_AGE_SECONDS = env_int("STAGED_UPLOAD_MAX_AGE_SECONDS", 24 * 3600)

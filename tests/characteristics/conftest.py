@@ -5,7 +5,9 @@ import pandas as pd
 import pytest
 
 from analysis import ingest
-from tests.analysis.django.conftest import registration  # noqa: F401 - fixture
+from characteristics import services
+from characteristics.models import CaseMetadataVersion
+from tests.analysis.django.conftest import calls, registration  # noqa: F401 - fixtures
 
 ALGORITHMS = ("A1", "A2", "A3")
 
@@ -60,6 +62,21 @@ def results(registration, organizer, tables):  # noqa: F811 - fixture
     )
 
 
+@pytest.fixture
+def metadata(results, organizer, tables) -> CaseMetadataVersion:
+    """The simulated metadata, committed as version 1 of the results'."""
+    frame = services.read_metadata_upload("meta.csv", tables[1])
+    return services.commit_metadata(
+        results=results, frame=frame, original_name="meta.csv", actor=organizer
+    )
+
+
+@pytest.fixture
+def client_in(client, organizer):
+    client.force_login(organizer)
+    return client
+
+
 def metadata_file(data: bytes, name: str = "meta.csv"):
     file = io.BytesIO(data)
     file.name = name
@@ -74,4 +91,19 @@ SPEC = {
     "groups": ["patient"],
     "algorithms": "all",
     "per_algorithm": True,
+}
+
+# SPEC as the page's form posts it
+SPEC_FORM = {
+    "spec-task": "Brain",
+    "spec-metric": "DSC",
+    "spec-outcome": "failure",
+    "spec-direction": "below",
+    "spec-threshold": "0.5",
+    "spec-characteristics": ["blur", "occluded"],
+    "spec-groups": ["patient"],
+    "spec-algorithms": "all",
+    "spec-per_algorithm": "on",
+    "spec-missing": "failure",
+    "spec-alpha": "0.05",
 }

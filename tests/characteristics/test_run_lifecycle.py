@@ -12,20 +12,12 @@ from django.test import override_settings
 from django.utils import timezone
 
 from characteristics import services
-from characteristics.models import CaseMetadataVersion, CaseModelRun
+from characteristics.models import CaseModelRun
 from tests.analysis.django.test_run_lifecycle import dead_pid, running_fields
 
 from .conftest import SPEC
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def metadata(results, organizer, tables) -> CaseMetadataVersion:
-    frame = services.read_metadata_upload("meta.csv", tables[1])
-    return services.commit_metadata(
-        results=results, frame=frame, original_name="meta.csv", actor=organizer
-    )
 
 
 def fit_left_running(metadata, user, **fields) -> CaseModelRun:

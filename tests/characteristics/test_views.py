@@ -7,15 +7,9 @@ from django.urls import reverse
 
 from characteristics.models import CaseMetadataVersion, CaseModelRun
 
-from .conftest import metadata_file
+from .conftest import SPEC_FORM, metadata_file
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def client_in(client, organizer):
-    client.force_login(organizer)
-    return client
 
 
 def upload_metadata(client, results, table: bytes):
@@ -42,20 +36,7 @@ def test_upload_preview_commit_and_run(client_in, results, tables):
     assert committed.status_code == 302
     version = CaseMetadataVersion.objects.get()
     started = client_in.post(
-        reverse("characteristics:start", args=[version.pk]),
-        {
-            "spec-task": "Brain",
-            "spec-metric": "DSC",
-            "spec-outcome": "failure",
-            "spec-direction": "below",
-            "spec-threshold": "0.5",
-            "spec-characteristics": ["blur", "occluded"],
-            "spec-groups": ["patient"],
-            "spec-algorithms": "all",
-            "spec-per_algorithm": "on",
-            "spec-missing": "failure",
-            "spec-alpha": "0.05",
-        },
+        reverse("characteristics:start", args=[version.pk]), SPEC_FORM
     )
     run = CaseModelRun.objects.get()
     assert started.status_code == 302

@@ -81,8 +81,9 @@ def test_web_commit_of_an_identical_file_asks_first(client, organizer, registrat
     assert ResultsVersion.objects.count() == 2
 
 
-def stage(session, organizer, registration, data: bytes) -> str:
-    """Stage ``data`` as the organizer's preview of "r.csv"; its token."""
+def stage(session, organizer, registration, data: bytes, lines: bytes = b"") -> str:
+    """Stage ``data`` (and ``lines``) as the organizer's preview of "r.csv"; its
+    token."""
     return staging.stage_upload(
         session=session,
         user=organizer,
@@ -90,6 +91,7 @@ def stage(session, organizer, registration, data: bytes) -> str:
         name="r.csv",
         data=data,
         teams={},
+        lines=lines,
     )
 
 
@@ -129,3 +131,21 @@ def test_preview_bytes_per_user_are_capped(organizer, registration):
     assert sum(p.stat().st_size for p in staged_files()) == 8
     with pytest.raises(staging.StagingError, match="limited to 10 bytes"):
         stage(session, organizer, registration, b"x" * 11)
+
+
+def staged_bytes() -> int:
+    """All the disk the previews take: their CSVs and their lines."""
+    return sum(p.stat().st_size for p in staging.staging_dir().iterdir())
+
+
+@override_settings(MAX_STAGED_BYTES_PER_USER=10)
+def test_preview_bytes_per_user_count_the_lines_kept_beside(organizer, registration):
+    session = {}
+    stage(session, organizer, registration, b"x" * 4, lines=b"l" * 4)
+    stage(session, organizer, registration, b"y" * 4)
+    # 8 + 4 bytes do not fit in 10: the first preview went, its lines with it
+    assert [p.read_bytes() for p in staged_files()] == [b"y" * 4]
+    assert staged_bytes() == 4
+    with pytest.raises(staging.StagingError, match="takes 14 bytes"):
+        stage(session, organizer, registration, b"x" * 6, lines=b"l" * 8)
+    assert staged_bytes() == 4

@@ -1,4 +1,5 @@
 import io
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -15,6 +16,21 @@ SCHEME = msd_scheme(
     without=("targets",),
     uncertainty={"bootstrap": 50, "seed": 7, "rank_ci": ["bootstrap"]},
 )
+
+
+@pytest.fixture
+def calls(monkeypatch) -> Counter:
+    """How often the parser, the checks and the stored-form reader ran."""
+    counted = Counter()
+    for name in ("read_upload", "validated", "read_normalised"):
+        original = getattr(ingest, name)
+
+        def counting(*args, _name=name, _original=original, **kwargs):
+            counted[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(ingest, name, counting)
+    return counted
 
 
 @pytest.fixture

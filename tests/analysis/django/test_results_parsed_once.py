@@ -8,13 +8,14 @@ and the stored bytes and hash are those of the table as uploaded.
 
 import hashlib
 import io
-from collections import Counter
+import time
 
 import pandas as pd
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
 
-from analysis import ingest, services, staging
+from analysis import ingest, jobs, services, staging
 from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
 from tests.analysis.django.conftest import EXPLORATORY_SCHEME, results_csv
 
@@ -26,21 +27,6 @@ IDENT = "miccai-2027-001"
 @pytest.fixture(autouse=True)
 def media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
-
-
-@pytest.fixture
-def calls(monkeypatch):
-    """How often the parser, the checks and the stored-form reader ran."""
-    counted = Counter()
-    for name in ("read_upload", "validated", "read_normalised"):
-        original = getattr(ingest, name)
-
-        def counting(*args, _name=name, _original=original, **kwargs):
-            counted[_name] += 1
-            return _original(*args, **kwargs)
-
-        monkeypatch.setattr(ingest, name, counting)
-    return counted
 
 
 def as_upload(data: bytes, name: str = "results.csv") -> SimpleUploadedFile:
@@ -94,6 +80,66 @@ def test_analysis_and_report_read_the_stored_table_once(registration, organizer,
     assert run.status == AnalysisStatus.DONE
     assert run.report
     assert calls == {"read_normalised": 1, "validated": 1}
+
+
+SCHEMES = {"Brain": EXPLORATORY_SCHEME, "Heart": EXPLORATORY_SCHEME}
+CHUNKED = {"ANALYSIS_CHUNK_THRESHOLD": 1, "ANALYSIS_CHUNK_REPLICATES": 100}
+
+
+@pytest.fixture
+def stored(registration, organizer):
+    return ingest.commit_results(
+        registration=registration,
+        table=ingest.parse_upload("results.csv", results_csv(n_cases=12)),
+        original_name="results.csv",
+        actor=organizer,
+    )
+
+
+@pytest.mark.parametrize("chunks", [{}, CHUNKED], ids=["whole", "chunked"])
+def test_an_analysis_run_in_process_reads_the_table_once(
+    stored, chair, calls, chunks, django_capture_on_commit_callbacks
+):
+    """No Celery: the job (and its chunks and merge) runs in this process and
+    gets the table the start has read for its checks."""
+    with override_settings(**chunks), django_capture_on_commit_callbacks(execute=True):
+        run = services.start_analysis(results=stored, actor=chair, schemes=SCHEMES)
+    run.refresh_from_db()
+    assert (run.status, run.error) == (AnalysisStatus.DONE, "")
+    assert run.chunks.exists() == bool(chunks)
+    assert calls["read_normalised"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(JOBS_SYNCHRONOUS=False, CELERY_BROKER_URL="")
+def test_an_analysis_in_a_thread_of_the_web_process_reads_the_table_once(
+    stored, chair, calls
+):
+    run = services.start_analysis(results=stored, actor=chair, schemes=SCHEMES)
+    deadline = time.monotonic() + 60
+    while run.status not in (AnalysisStatus.DONE, AnalysisStatus.FAILED):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+        run.refresh_from_db()
+    assert (run.status, run.error) == (AnalysisStatus.DONE, "")
+    assert calls["read_normalised"] == 1
+
+
+@override_settings(JOBS_SYNCHRONOUS=False, CELERY_BROKER_URL="redis://queue")
+def test_an_analysis_sent_to_celery_carries_no_table(
+    stored, chair, calls, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A worker elsewhere gets the run's id only, and reads the table itself."""
+    sent = []
+    monkeypatch.setattr(jobs, "publish", lambda *message: sent.append(message) or True)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.start_analysis(results=stored, actor=chair, schemes=SCHEMES)
+    assert sent == [("analysis.services.execute_analysis", run.pk)]
+    assert calls["read_normalised"] == 1  # the start's checks
+    jobs.run_job(*sent[0])  # as the worker does
+    run.refresh_from_db()
+    assert run.status == AnalysisStatus.DONE
+    assert calls["read_normalised"] == 2
 
 
 def csv_with_blank_lines_and_quotes() -> bytes:
