@@ -38,6 +38,7 @@ from reportlab.platypus import (
 )
 
 from analysis.output import AnalysisOutput
+from registry.numbers import percent_text
 from registry.pdf_style import a4_page, load_fonts
 
 from .data import (
@@ -100,10 +101,6 @@ def _fmt(x: Any, digits: int = 3) -> str:
     if isinstance(x, str):
         return x
     return json.dumps(x, sort_keys=True, ensure_ascii=False)
-
-
-def _pct(x: Any) -> str:
-    return "–" if x is None else f"{100 * float(x):.1f} %"
 
 
 def _interval(lo: Any, hi: Any) -> str:
@@ -348,8 +345,9 @@ class _Builder:
             for task, block in self.output.tasks(key).items():
                 winners = sorted(a for a, r in block["ranks"].items() if r == 1)
                 text = f"{task} ({key}): ranked first: {', '.join(winners) or '–'}"
-                if block.get("winner_stability") is not None:
-                    text += f"; winner stability {_pct(block['winner_stability'])}"
+                stability = block.get("winner_stability")
+                if stability is not None:
+                    text += f"; winner stability {percent_text(stability)}"
                 tau = (block.get("kendall_tau") or {}).get("median")
                 if tau is not None:
                     text += f"; median Kendall's τ {_fmt(tau)}"
@@ -504,7 +502,7 @@ class _Builder:
         if block.get("winner_stability") is not None:
             parts.append(
                 "Winner stability (share of bootstrap samples in which the winner"
-                f" ranks first again): {_pct(block['winner_stability'])}."
+                f" ranks first again): {percent_text(block['winner_stability'])}."
             )
         tau = block.get("kendall_tau") or {}
         if tau.get("median") is not None:
@@ -519,7 +517,7 @@ class _Builder:
                 "Leaving one case out: median τ"
                 f" {_fmt(loo['kendall_tau'].get('median'))}, smallest τ"
                 f" {_fmt(loo['kendall_tau'].get('min'))}, winner stability"
-                f" {_pct(loo.get('winner_stability'))}."
+                f" {percent_text(loo.get('winner_stability'))}."
             )
         for text in parts:
             self.add(_p(text))

@@ -8,6 +8,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 
 from ..enums import ChallengeStatus as S
+from ..numbers import percent_text
 
 register = template.Library()
 
@@ -30,6 +31,12 @@ STATUS_CLASSES = {
 def status_class(status: str) -> str:
     """The Bootstrap badge class of a proposal status."""
     return STATUS_CLASSES.get(status, "text-bg-light")
+
+
+@register.filter
+def percent(share) -> str:
+    """A share of 0..1 as the PDFs print it: "95.5 %"."""
+    return percent_text(share)
 
 
 @register.filter

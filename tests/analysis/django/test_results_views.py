@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from analysis import services, staging
 from analysis.ingest import checked, commit_results, parse_upload, read_upload
 from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
+from registry.numbers import percent_text
 from tests.analysis.django.conftest import SCHEME, results_csv
 from tests.factories import UserFactory
 
@@ -184,6 +185,9 @@ def test_registered_run_shows_rankings_and_downloads(organizer_client, results):
     assert 'data-task="Brain" data-ranking="DSC"' in html
     assert f'href="/api/v1/analyses/{run.pk}/report.pdf"' in html
     assert html.index('id="deviations"') < html.index("ranking-table")
+    # one format with the PDF's: a share as a percentage
+    stability = run.output["rankings"]["DSC"]["tasks"]["Brain"]["winner_stability"]
+    assert f"<strong>{percent_text(stability)}</strong>" in html
     output = organizer_client.get(f"/analyses/{run.pk}/output.json")
     assert (
         output["Content-Disposition"]
