@@ -1,4 +1,4 @@
-"""Load the real demo designs (MSD, RobustMIS) through the registry services.
+"""Load the demo designs (MSD, RobustMIS and two invented ones) through the services.
 
 Everything goes through `registry.services`, so the demo data passes the same
 validation as a proposal typed into the form: each value is cleaned by its
@@ -30,14 +30,16 @@ def load_demo_challenges(call: Call, users: dict[str, Any]) -> list[Challenge]:
     is left as it is. `users` maps demo usernames to users (see
     `demo.accounts.ensure_demo_accounts`).
     """
-    owner = users[OWNER]
-    challenges = []
-    for design in DESIGNS:
-        existing = Challenge.objects.filter(
-            call=call, owner=owner, name=design.NAME
-        ).first()
-        challenges.append(existing or _load_design(design, call, users))
-    return challenges
+    return [ensure_design(design, call, users) for design in DESIGNS]
+
+
+def ensure_design(design: ModuleType, call: Call, users: dict[str, Any]) -> Challenge:
+    """The demo organizer's challenge of `design` in `call`, loaded if missing
+    (a design whose name the organizer already owns there is left as it is)."""
+    existing = Challenge.objects.filter(
+        call=call, owner=users[OWNER], name=design.NAME
+    ).first()
+    return existing or _load_design(design, call, users)
 
 
 @transaction.atomic

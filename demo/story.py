@@ -88,13 +88,22 @@ def simulated_msd_results(seed: int = 2018) -> pd.DataFrame:
     )
 
 
+def assign_demo_reviewers(challenge: Challenge, users: dict) -> None:
+    """The chair assigns the three demo reviewers, each due one review period
+    from today (the first assignment puts the proposal under review)."""
+    for username, role in REVIEWERS:
+        reviews.assign_reviewer(
+            challenge=challenge,
+            reviewer=users[username],
+            role=role,
+            actor=users["chair"],
+        )
+
+
 @transaction.atomic
 def review_and_accept(challenge: Challenge, users: dict) -> None:
     chair = users["chair"]
-    for username, role in REVIEWERS:
-        reviews.assign_reviewer(
-            challenge=challenge, reviewer=users[username], role=role, actor=chair
-        )
+    assign_demo_reviewers(challenge, users)
     for username, role in REVIEWERS:
         reviews.submit_review(
             challenge=challenge,
@@ -113,16 +122,41 @@ def review_and_accept(challenge: Challenge, users: dict) -> None:
     )
 
 
+def submit_with_schemes(
+    challenge: Challenge, users: dict, scheme_of: Callable[[Task], dict]
+) -> Challenge:
+    """A demo draft submitted by its organizer once each task is ranked by
+    `scheme_of(task)`; any other state is left as it is."""
+    if challenge.status != ChallengeStatus.DRAFT:
+        return challenge
+    owner = users["organizer"]
+    for task in challenge.tasks.all():
+        set_task_scheme(task=task, scheme=scheme_of(task), actor=owner)
+    return services.submit_challenge(challenge=challenge, actor=owner)
+
+
+@transaction.atomic
+def put_under_review(
+    challenge: Challenge, users: dict, *, scheme: dict, review: dict
+) -> Challenge:
+    """Take a demo draft to an open review (idempotent): every task ranked by
+    `scheme`, submitted, the three demo reviewers assigned and reviewer2's
+    `review` (keywords of `reviews.submit_review`) in, so reviewer1 and the
+    clinician each have a review to write and the chair a decision to wait for."""
+    challenge = submit_with_schemes(challenge, users, lambda task: scheme)
+    if challenge.status == ChallengeStatus.SUBMITTED:
+        assign_demo_reviewers(challenge, users)
+        reviews.submit_review(challenge=challenge, actor=users["reviewer2"], **review)
+        challenge.refresh_from_db()
+    return challenge
+
+
 def register_demo(
     challenge: Challenge, users: dict, scheme_of: Callable[[Task], dict]
 ) -> Registration | None:
     """Take a demo challenge from draft to registered, each task ranked by
     `scheme_of(task)`; a step already taken is skipped (idempotent)."""
-    owner = users["organizer"]
-    if challenge.status == ChallengeStatus.DRAFT:
-        for task in challenge.tasks.all():
-            set_task_scheme(task=task, scheme=scheme_of(task), actor=owner)
-        challenge = services.submit_challenge(challenge=challenge, actor=owner)
+    challenge = submit_with_schemes(challenge, users, scheme_of)
     if challenge.status == ChallengeStatus.SUBMITTED:
         review_and_accept(challenge, users)
         challenge.refresh_from_db()

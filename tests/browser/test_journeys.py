@@ -333,6 +333,7 @@ def test_public_reader_journey_registry_to_verified_hash(browser, live_server, p
 DEMO_ACCOUNTS = {
     "organizer": "demo-organizer-pw",
     "reviewer1": "demo-reviewer1-pw",
+    "reviewer2": "demo-reviewer2-pw",
     "clinician": "demo-clinician-pw",
     "chair": "demo-chair-pw",
 }
@@ -354,4 +355,15 @@ def test_every_demo_page_is_accessible_and_fits_a_phone(browser, live_server):
     for expected in ("/registry/", "/proposals/", "/reviews/mine/", "/reviews/calls/"):
         assert expected in paths, sorted(paths)
     assert any(p.startswith("/analyses/") for p in paths)
+    # ... and the open review, the chair's pending decision and the draft's editor
+    under_review = Challenge.objects.get(status="under_review")
+    draft = Challenge.objects.get(status="draft")
+    for expected in (
+        f"/reviews/proposals/{under_review.pk}/review/",
+        f"/reviews/proposals/{under_review.pk}/",
+        f"/proposals/{draft.pk}/",
+        f"/proposals/{draft.pk}/tasks/{draft.tasks.get().pk}/scheme/",
+    ):
+        assert expected in paths, sorted(paths)
+    assert any(p.startswith(f"/proposals/{draft.pk}/edit/") for p in paths)
     checker.assert_clean()

@@ -1,14 +1,23 @@
-import pytest
+import datetime as dt
 
-from demo import msd, robustmis
+import pytest
+from django.utils import timezone
+
+from demo import fetal, liver, msd, robustmis
 from demo.accounts import ensure_demo_accounts, ensure_demo_call
 from demo.answers import NotApplicable
-from demo.load import DESIGNS, load_demo_challenges
-from demo.story import ORGANS, advance_msd, latest_run
+from demo.load import DESIGNS, ensure_design, load_demo_challenges
+from demo.story import ORGANS, advance_msd, latest_run, put_under_review
 from registry.enums import ChallengeStatus
 from registry.models import Answer, Challenge
 from registry.parameters import get_parameter
 from registry.selectors import completeness_of
+from reviews.enums import AssignmentStatus
+from reviews.models import Assignment, Review
+
+# Every design module, the two that load_demo takes on to registration and the
+# two invented ones it leaves under review and as a draft.
+ALL_DESIGNS = (*DESIGNS, liver, fetal)
 
 
 @pytest.fixture
@@ -25,7 +34,7 @@ def loaded(demo):
     return msd_challenge, robustmis_challenge
 
 
-@pytest.mark.parametrize("design", DESIGNS, ids=lambda d: d.__name__)
+@pytest.mark.parametrize("design", ALL_DESIGNS, ids=lambda d: d.__name__)
 def test_design_data_names_parameters_at_their_level(design):
     assert all(get_parameter(n).level == "challenge" for n in design.CHALLENGE)
     for answers in design.TASKS.values():
@@ -33,7 +42,7 @@ def test_design_data_names_parameters_at_their_level(design):
     assert 1 not in design.CHALLENGE  # the name comes from design.NAME
 
 
-@pytest.mark.parametrize("design", DESIGNS, ids=lambda d: d.__name__)
+@pytest.mark.parametrize("design", ALL_DESIGNS, ids=lambda d: d.__name__)
 def test_design_contact_is_a_labelled_placeholder(design):
     organization = design.CHALLENGE[3]
     assert organization["contact"]["email"].endswith("@example.org")
@@ -57,9 +66,12 @@ def test_demo_designs_reach_the_submission_threshold(loaded):
         assert completeness.can_submit, challenge.name
 
 
-def test_demo_stored_values_pass_their_parameter_clean(loaded):
-    answers = Answer.objects.filter(challenge__in=loaded)
-    assert answers.count() > 100
+def test_demo_stored_values_pass_their_parameter_clean(demo, loaded):
+    call, users = demo
+    invented = [ensure_design(design, call, users) for design in (liver, fetal)]
+    answers = Answer.objects.filter(challenge__in=[*loaded, *invented])
+    assert answers.filter(challenge__in=loaded).count() > 100
+    assert answers.filter(challenge__in=invented).count() > 60
     for answer in answers:
         parameter = get_parameter(answer.number)
         if answer.not_applicable:
@@ -142,3 +154,67 @@ def test_demo_challenge_name_answer_matches_design(loaded):
     for challenge, design in zip(loaded, DESIGNS, strict=True):
         name = Answer.objects.get(challenge=challenge, task=None, number=1)
         assert (challenge.name, name.value) == (design.NAME, design.NAME)
+
+
+@pytest.fixture
+def under_review(demo):
+    call, users = demo
+    challenge = put_under_review(
+        ensure_design(liver, call, users),
+        users,
+        scheme=liver.SCHEME,
+        review=liver.SUBMITTED_REVIEW,
+    )
+    return challenge
+
+
+def test_liver_is_under_review_with_two_open_reviews(under_review):
+    challenge = under_review
+    assert challenge.status == ChallengeStatus.UNDER_REVIEW
+    assert challenge.tasks.get().scheme["method"] == "rank_then_aggregate"
+    open_reviews = {
+        a.reviewer.username: a
+        for a in challenge.assignments.filter(status=AssignmentStatus.ASSIGNED)
+    }
+    assert {name: a.role for name, a in open_reviews.items()} == {
+        "reviewer1": "technical",
+        "clinician": "clinical",
+    }
+    # a full review period ahead, so the open reviews are not overdue
+    today = timezone.localdate()
+    assert all(a.due >= today + dt.timedelta(days=14) for a in open_reviews.values())
+    review = Review.objects.get(assignment__challenge=challenge)
+    assert (review.assignment.reviewer.username, review.revision) == ("reviewer2", 1)
+    assert review.assignment.status == AssignmentStatus.SUBMITTED
+
+
+def test_liver_review_is_put_in_place_once(demo, under_review):
+    call, users = demo
+    challenge = under_review
+    again = put_under_review(
+        ensure_design(liver, call, users),
+        users,
+        scheme=liver.SCHEME,
+        review=liver.SUBMITTED_REVIEW,
+    )
+    assert again.pk == challenge.pk
+    assert Challenge.objects.filter(name=liver.NAME).count() == 1
+    assert Assignment.objects.filter(challenge=challenge).count() == 3
+    assert Review.objects.filter(assignment__challenge=challenge).count() == 1
+
+
+def test_fetal_draft_is_two_thirds_complete_without_a_scheme(demo):
+    call, users = demo
+    draft = ensure_design(fetal, call, users)
+    assert draft.status == ChallengeStatus.DRAFT
+    completeness = completeness_of(draft)
+    assert 50 < completeness.submission.percent < 90
+    assert 50 < completeness.design.percent < 90
+    assert not completeness.can_submit
+    assert [(t.name, t.scheme) for t in draft.tasks.all()] == [
+        ("Head circumference", None)
+    ]
+    assert list(draft.co_organizers.values_list("username", flat=True)) == [
+        "coorganizer"
+    ]
+    assert ensure_design(fetal, call, users).pk == draft.pk

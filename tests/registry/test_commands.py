@@ -1,8 +1,16 @@
+import io
+
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
+from registry.enums import ChallengeStatus
 from registry.models import Call, Challenge
+from registry.selectors import completeness_of
+from reviews.enums import AssignmentStatus
+from reviews.models import Assignment, Review
 
 pytestmark = pytest.mark.django_db
 
@@ -54,17 +62,42 @@ def test_createaccount_refuses_unknown_call():
     assert not get_user_model().objects.filter(username="x").exists()
 
 
-def test_load_demo_is_idempotent():
-    call_command("load_demo")
-    call_command("load_demo")
+def _row_counts() -> dict[str, int]:
+    """Rows per model, every installed app."""
+    return {m._meta.label: m._default_manager.count() for m in apps.get_models()}
+
+
+def test_load_demo_twice_leaves_the_same_rows():
+    call_command("load_demo", stdout=io.StringIO())
+    first = _row_counts()
+    again = io.StringIO()
+    call_command("load_demo", stdout=again)
+    assert _row_counts() == first
     assert Call.objects.filter(slug="miccai-2027").count() == 1
     assert get_user_model().objects.filter(username="chair").count() == 1
+    assert Challenge.objects.count() == 4
+    assert "Medical Segmentation Decathlon (registered, 2 tasks)" in again.getvalue()
 
 
-def test_load_demo_loads_both_designs_once(capsys):
-    call_command("load_demo")
+def test_load_demo_leaves_a_path_for_every_role(capsys):
     call_command("load_demo")
     out = capsys.readouterr().out
-    assert "Medical Segmentation Decathlon (registered, 2 tasks)" in out
-    assert Challenge.objects.filter(name="Medical Segmentation Decathlon").count() == 1
-    assert Challenge.objects.count() == 2
+    under_review = Challenge.objects.get(status=ChallengeStatus.UNDER_REVIEW)
+    (open_review,) = Assignment.objects.filter(
+        reviewer__username="reviewer1", status=AssignmentStatus.ASSIGNED
+    )
+    assert open_review.challenge == under_review
+    assert open_review.due > timezone.localdate()
+    assert list(
+        Review.objects.filter(assignment__challenge=under_review).values_list(
+            "assignment__reviewer__username", "revision"
+        )
+    ) == [("reviewer2", 1)]
+    draft = Challenge.objects.get(status=ChallengeStatus.DRAFT)
+    assert 50 <= completeness_of(draft).submission.percent <= 90
+    assert draft.tasks.filter(scheme__isnull=True).exists()
+    assert f"{under_review.name}” (under review)" in out
+    assert "reviewer1    open technical review, due" in out
+    assert "clinician    open clinical review, due" in out
+    assert "chair        decision open, 1 of 3 reviews in" in out
+    assert f"{draft.name}” (draft, " in out
