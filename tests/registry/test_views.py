@@ -501,3 +501,16 @@ def test_overview_counts_the_design_as_the_public_record_does(signed_in, proposa
     design = completeness.design
     assert design.total < completeness.overall.total
     assert f"({design.done} of {design.total}), as the public record counts" in html
+
+
+def test_overview_says_when_a_draft_is_not_ready_to_submit(
+    signed_in, proposal, organizer
+):
+    url = reverse("registry:overview", args=[proposal.pk])
+    html = signed_in.get(url).text
+    assert 'id="not-submittable"' in html
+    assert "the call needs 90 %" in html
+    fill_proposal(proposal, organizer)
+    html = signed_in.get(url).text
+    assert 'id="not-submittable"' not in html
+    assert 'class="btn btn-success" type="submit" id="submit-proposal"' in html
