@@ -229,8 +229,9 @@ def _challenge_checks(answers: Answers) -> list[Check]:
 def _no_scheme_message(ranking: str) -> str:
     """Why the task cannot be ranked as registered, and what its prose lacks."""
     message = (
-        "The task has no executable ranking scheme: set one on its ranking "
-        "scheme page, or the registered ranking cannot be run"
+        "The task has no executable ranking scheme, so its registered ranking "
+        "could not be run: set one on its ranking scheme page (once registered, "
+        "by an amendment)"
     )
     lacking = [
         label

@@ -198,7 +198,7 @@ def test_missing_ranking_is_an_error():
 @pytest.mark.parametrize(
     ("prose", "ending"),
     [
-        (CLEAN_TASK_TEXT[46], "cannot be run."),
+        (CLEAN_TASK_TEXT[46], "(once registered, by an amendment)."),
         (
             "The mean of the per-metric ranks decides; ties share a rank.",
             "does not say the order (aggregate then rank, rank then aggregate "
