@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from characteristics.models import CaseMetadataVersion, CaseModelRun
+from tests.stacked_tables import assert_cells_labelled_by_headers
 
 from .conftest import SPEC_FORM, metadata_file
 
@@ -44,6 +45,9 @@ def test_upload_preview_commit_and_run(client_in, results, tables):
     body = client_in.get(started.url)
     assert b"EXPLORATORY" in body.content
     assert b"raises the odds of failure" in body.content
+    # the rates table stacks into labelled cards on phones
+    rates = body.text.split('id="failure-rates"')[1]
+    assert_cells_labelled_by_headers(rates, tables=1)
     for kind in ("global", "per-algorithm"):
         figure = client_in.get(reverse("characteristics:plot", args=[run.pk, kind]))
         assert figure["Content-Type"] == "image/png"
