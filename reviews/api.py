@@ -122,6 +122,9 @@ class AssignmentDetail(ReviewAPIView):
     )
     def patch(self, request: Request, pk: int) -> Response:
         assignment = chaired_assignment(request, pk)
+        refusal = services.assignment_change_refusal(assignment.challenge)
+        if refusal is not None:  # the state before the input, as the page
+            raise refusal
         data = RoleChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         role = data.validated_data.get("role", assignment.role)
@@ -166,7 +169,10 @@ class Reviews(ReviewAPIView):
 
     @extend_schema(request=ReviewWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
-        challenge, _ = reviewed_challenge(request, pk)
+        challenge, assignment = reviewed_challenge(request, pk)
+        refusal = services.review_refusal(challenge, assignment)
+        if refusal is not None:  # the state before the input, as the page
+            raise refusal
         data = ReviewWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         review = services.submit_review(
@@ -224,6 +230,9 @@ class Resubmit(ReviewAPIView):
     @extend_schema(request=ResubmitSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         challenge = organized_challenge(request, pk)
+        refusal = services.resubmit_refusal(challenge)
+        if refusal is not None:  # the state before the input, as the page
+            raise refusal
         data = ResubmitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         challenge = services.resubmit_challenge(

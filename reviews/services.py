@@ -183,14 +183,22 @@ def _locked_assignment(assignment: Assignment, actor) -> Assignment:
     )
     if not is_chair(actor, assignment.challenge):
         raise PermissionDenied("Only a chair of the call can change assignments.")
-    challenge = assignment.challenge
+    refusal = assignment_change_refusal(assignment.challenge)
+    if refusal is not None:
+        raise refusal
+    return assignment
+
+
+def assignment_change_refusal(challenge: Challenge) -> TransitionError | None:
+    """Why assignments of the proposal cannot change now; None while the
+    review is open (asked before what a chair sent is read)."""
     if challenge.status not in OPEN_REVIEW_STATES:
-        raise TransitionError(
+        return TransitionError(
             f"The proposal is {challenge.get_status_display().lower()}; "
             "assignments change only while the review is open.",
             state=challenge.status,
         )
-    return assignment
+    return None
 
 
 @transaction.atomic
@@ -348,6 +356,26 @@ def declare_conflict(
 # --- reviews ---------------------------------------------------------------------
 
 
+def review_refusal(
+    challenge: Challenge, assignment: Assignment
+) -> TransitionError | ReviewConflictError | None:
+    """Why the assignment's reviewer cannot review the proposal now; None if
+    they can. Pages and API ask this before reading a review (permission,
+    then state, then input)."""
+    if challenge.status != ChallengeStatus.UNDER_REVIEW:
+        return TransitionError(
+            f"The proposal is {challenge.get_status_display().lower()}, not under "
+            "review; reviews cannot be submitted now.",
+            state=challenge.status,
+        )
+    if assignment.reviews.filter(revision=challenge.revision).exists():
+        return ReviewConflictError(
+            f"You have already reviewed revision {challenge.revision}; each "
+            "revision is reviewed once."
+        )
+    return None
+
+
 @transaction.atomic
 def submit_review(
     *,
@@ -371,6 +399,10 @@ def submit_review(
         raise PermissionDenied(
             "Only reviewers assigned to this proposal can review it."
         )
+    challenge = _lock(challenge)
+    refusal = review_refusal(challenge, assignment)
+    if refusal is not None:
+        raise refusal
     fields = {
         "recommendation": clean_recommendation(recommendation),
         "confidence": clean_score(confidence, "confidence"),
@@ -389,17 +421,6 @@ def submit_review(
     ):
         raise ValidationError(
             {"clinical_relevance": "Only clinical reviewers rate clinical relevance."}
-        )
-    challenge = _lock(challenge)
-    if challenge.status != ChallengeStatus.UNDER_REVIEW:
-        raise TransitionError(
-            f"The proposal is {challenge.get_status_display().lower()}, not under "
-            "review; reviews cannot be submitted now.",
-            state=challenge.status,
-        )
-    if assignment.reviews.filter(revision=challenge.revision).exists():
-        raise ReviewConflictError(
-            f"You have already reviewed revision {challenge.revision}."
         )
     review = Review.objects.create(
         assignment=assignment, revision=challenge.revision, **fields
@@ -462,6 +483,18 @@ def decide(
     return made
 
 
+def resubmit_refusal(challenge: Challenge) -> TransitionError | None:
+    """Why the proposal cannot be resubmitted now; None if it can (asked before
+    the response letter is read)."""
+    if challenge.status != ChallengeStatus.REVISION_REQUESTED:
+        return TransitionError(
+            f"The proposal is {challenge.get_status_display().lower()}; only a "
+            "proposal with a requested revision can be resubmitted.",
+            state=challenge.status,
+        )
+    return None
+
+
 @transaction.atomic
 def resubmit_challenge(*, challenge: Challenge, actor, response: str) -> Challenge:
     """Organizers resubmit a revision with a response letter.
@@ -472,14 +505,11 @@ def resubmit_challenge(*, challenge: Challenge, actor, response: str) -> Challen
     """
     if not is_organizer(actor, challenge):
         raise PermissionDenied("Only organizers can resubmit their proposal.")
-    response = clean_text(response, "response", required=True)
     caller, challenge = challenge, _lock(challenge)
-    if challenge.status != ChallengeStatus.REVISION_REQUESTED:
-        raise TransitionError(
-            f"The proposal is {challenge.get_status_display().lower()}; only a "
-            "proposal with a requested revision can be resubmitted.",
-            state=challenge.status,
-        )
+    refusal = resubmit_refusal(challenge)
+    if refusal is not None:
+        raise refusal
+    response = clean_text(response, "response", required=True)
     challenge = registry_services.resubmit_revision(
         challenge=challenge, actor=actor, response=response
     )

@@ -9,7 +9,6 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from registry.enums import ChallengeStatus
 from registry.links import missing_with_links
 from registry.selectors import completeness_of
 from registry.services import TransitionError
@@ -25,11 +24,9 @@ def resubmit(request, pk: int):
     form = ResubmitForm(request.POST or None)
     form.helper.form_action = reverse("reviews:resubmit", args=[challenge.pk])
     refused, status = "", 200
-    if challenge.status != ChallengeStatus.REVISION_REQUESTED:
-        refused = (
-            f"The proposal is {challenge.get_status_display().lower()}; only a "
-            "proposal with a requested revision can be resubmitted."
-        )
+    refusal = services.resubmit_refusal(challenge)
+    if refusal is not None:
+        refused = str(refusal)
         status = 409 if request.method == "POST" else 200
     elif request.method == "POST" and form.is_valid():
         try:

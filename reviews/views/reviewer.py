@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from registry.enums import ChallengeStatus
 from registry.overview import frozen_parts, proposal_parts
 from registry.pagination import html_page
 from registry.selectors import completeness_of
@@ -107,26 +106,18 @@ def _render_review(request, challenge, assignment, *, form, refused="", status=2
     return render(request, "reviews/review.html", context, status=status)
 
 
-def _reviewable(challenge, assignment) -> bool:
-    return (
-        challenge.status == ChallengeStatus.UNDER_REVIEW
-        and not assignment.reviews.filter(revision=challenge.revision).exists()
-    )
-
-
 @login_required
 def review(request, pk: int):
     challenge, assignment = reviewed_challenge(request, pk)
-    if not _reviewable(challenge, assignment):
+    refusal = services.review_refusal(challenge, assignment)
+    if refusal is not None:
         if request.method == "POST":
             return _render_review(
                 request,
                 challenge,
                 assignment,
                 form=None,
-                refused=f"Revision {challenge.revision} cannot be reviewed now: "
-                f"the proposal is {challenge.get_status_display().lower()} and "
-                "you can review each revision once.",
+                refused=str(refusal),
                 status=409,
             )
         return _render_review(request, challenge, assignment, form=None)
