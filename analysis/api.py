@@ -120,6 +120,8 @@ class ResultsUpload(APIView):
 
 
 REFUSED = "The results file was refused; nothing was stored."
+
+
 def _duplicate_body(exc: ingest.DuplicateResultsError) -> dict:
     return {
         "detail": str(exc),

@@ -22,6 +22,7 @@ def on_commit(django_capture_on_commit_callbacks):
 
 IN_A_MONTH = dt.date.today() + dt.timedelta(days=30)  # due dates are never past
 
+
 def review(world, user):
     return services.submit_review(
         challenge=world.challenge,
