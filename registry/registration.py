@@ -103,11 +103,8 @@ class RegistrationPreview:
 
 def registration_preview(challenge: Challenge, actor) -> RegistrationPreview:
     check_registrable(challenge, actor)
-    last = Registration.objects.filter(call=challenge.call).aggregate(
-        n=Max("sequence")
-    )["n"]
     return RegistrationPreview(
-        identifier=next_identifier(challenge.call, last)[1],
+        identifier=_next_identifier(challenge.call)[1],
         tasks_without_scheme=list(
             challenge.tasks.filter(scheme__isnull=True).values_list("name", flat=True)
         ),
