@@ -6,13 +6,17 @@ results table): nothing re-runs a bootstrap. Every figure is a vector PDF.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import faulthandler
 import gc
+import logging
 import math
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pandas as pd
@@ -37,6 +41,8 @@ __all__ = [
     "build_report_figures",
     "draw_case_figures",
 ]
+
+logger = logging.getLogger(__name__)
 
 # Podiums are cut to the best k; panel grids are split into figures of at most
 # this many panels, so each stays readable on a page.
@@ -195,20 +201,55 @@ def _draw_pdf(index: int) -> bytes:
 def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
     """PDF bytes of every figure, in order. ``workers`` > 1 forks that many
     processes (where the platform can fork), which take the figures in that
-    order; results do not depend on it."""
+    order; results do not depend on it. Figures lost with a worker that
+    stopped abruptly (killed, out of memory) are drawn here, once."""
     workers = min(workers, len(draws))
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        with _drawing_figures():
-            return [_fitted_pdf(draw) for draw in draws]
+        return _draw_here(draws)
     _PENDING[:] = draws
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_collect_rarely
-        ) as pool:
-            return list(pool.map(_draw_pdf, range(len(draws))))
+        pdfs = _draw_in_workers(len(draws), workers)
     finally:
         _PENDING.clear()
+    lost = [i for i, pdf in enumerate(pdfs) if pdf is None]
+    redrawn: dict[int, bytes] = {}
+    if lost:
+        logger.warning(
+            "A figure worker process stopped abruptly (killed, or out of "
+            "memory); drawing the %d of %d figures it took here.",
+            len(lost),
+            len(draws),
+        )
+        redrawn = dict(zip(lost, _draw_here([draws[i] for i in lost]), strict=True))
+    return [redrawn[i] if pdf is None else pdf for i, pdf in enumerate(pdfs)]
+
+
+def _draw_here(draws: list[Callable[[], Any]]) -> list[bytes]:
+    with _drawing_figures():
+        return [_fitted_pdf(draw) for draw in draws]
+
+
+def _draw_in_workers(count: int, workers: int) -> list[bytes | None]:
+    """The PDFs of ``_PENDING``'s figures drawn by forked workers; None for a
+    figure lost when a worker stopped abruptly (the pool is broken then). A
+    figure that fails to draw raises its error here."""
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_start_worker
+    ) as pool:
+        futures = [pool.submit(_draw_pdf, i) for i in range(count)]
+        concurrent.futures.wait(futures)
+    return [
+        None if isinstance(f.exception(), BrokenProcessPool) else f.result()
+        for f in futures
+    ]
+
+
+def _start_worker() -> None:
+    # A worker killed by a signal leaves no trace; faulthandler at least
+    # prints the Python stack of a crash (segmentation fault, abort).
+    faulthandler.enable()
+    _collect_rarely()
 
 
 def figure_workers() -> int:

@@ -13,6 +13,7 @@ import datetime
 import gc
 import json
 import multiprocessing
+import signal
 import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -143,13 +144,17 @@ class AnalysisProcess:
         if self._result is None:
             try:
                 self._result = self._receive.recv()
-            except EOFError:
-                self._result = ("crash", "it ended without a result")
+            except EOFError:  # it ended without sending anything
+                pass
             finally:
                 self.close()
+            if self._result is None:
+                self._result = ("stopped", _how_it_ended(self._process.exitcode))
         kind, value = self._result
         if kind == "error":
             raise ValueError(value)
+        if kind == "stopped":
+            raise CommandError(f"The analysis process {value}; no report was written.")
         if kind == "crash":
             raise RuntimeError(f"The analysis failed: {value}")
         return value
@@ -161,6 +166,16 @@ class AnalysisProcess:
             if self._process.is_alive():
                 self._process.terminate()
             self._process.join()
+
+
+def _how_it_ended(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"was stopped by {name} (killed, or out of memory)"
+    return f"ended without a result (exit code {exitcode})"
 
 
 def _analyse(compute: Callable[[], dict[str, Any]], send: Connection) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from io import StringIO
@@ -69,6 +70,25 @@ def test_the_commands_analysis_process_returns_the_engine_output(files):
     bad = AnalysisProcess(frame, {**SCHEME, "method": "vote"}, bootstrap=4, seed=9)
     with pytest.raises(ValueError, match="method"):
         bad.output()
+
+
+def test_report_command_says_when_its_analysis_process_was_killed(
+    files, tmp_path, monkeypatch
+):
+    from analysis.management.commands import report as command
+
+    here = os.getpid()
+
+    def killed_in_the_fork(*args, **kwargs):
+        if os.getpid() != here:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return run_analysis(*args, **kwargs)  # the quick ranking beside it
+
+    monkeypatch.setattr(command, "run_analysis", killed_in_the_fork)
+    csv, scheme = files
+    with pytest.raises(CommandError, match=r"was stopped by SIGKILL .*no report"):
+        report(csv, scheme, tmp_path / "r.pdf")
+    assert not (tmp_path / "r.pdf").exists()
 
 
 def test_report_command_names_the_bad_scheme_field(files, tmp_path):

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import logging
+import os
+import signal
 
 import pytest
+from matplotlib.figure import Figure
 
 from analysis.reports import (
     BIAS_ITEMS,
@@ -308,6 +312,43 @@ def test_figures_do_not_depend_on_the_worker_processes(ideal_run):
     shared = build_report_figures(results, output, workers=2)
     assert [f.title for f in shared] == [f.title for f in alone]
     assert [f.pdf for f in shared] == [f.pdf for f in alone]
+
+
+def _line_figure(height: float, *, die_in_a_worker: bool = False):
+    """A figure builder; with ``die_in_a_worker`` it kills the process drawing
+    it unless that is this one (as the kernel's out-of-memory killer would)."""
+    here = os.getpid()
+
+    def build():
+        if die_in_a_worker and os.getpid() != here:
+            os.kill(os.getpid(), signal.SIGKILL)
+        figure = Figure(figsize=(2, height))
+        figure.add_subplot().plot([0, 1], [1, 0])
+        return figure
+
+    return build
+
+
+def test_figures_lost_with_a_killed_worker_are_drawn_here(caplog):
+    from analysis.reports.build import _render_all
+
+    heights = [1.0, 1.5, 2.0, 2.5, 3.0]
+    expected = _render_all([_line_figure(h) for h in heights], workers=1)
+    draws = [_line_figure(h, die_in_a_worker=h == 2.0) for h in heights]
+    with caplog.at_level(logging.WARNING, logger="analysis.reports.build"):
+        assert _render_all(draws, workers=2) == expected
+    assert "A figure worker process stopped abruptly" in caplog.text
+    assert len(set(expected)) == len(heights)  # five different figures
+
+
+def test_a_figure_that_fails_in_a_worker_raises_its_error():
+    from analysis.reports.build import _render_all
+
+    def broken():
+        raise ValueError("no such panel")
+
+    with pytest.raises(ValueError, match="no such panel"):
+        _render_all([_line_figure(1.0), broken, _line_figure(2.0)], workers=2)
 
 
 @pytest.mark.slow
