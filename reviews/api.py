@@ -88,6 +88,9 @@ class Assignments(ReviewAPIView):
     @extend_schema(request=AssignmentWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         challenge = chair_action_challenge(request, pk)
+        refusal = services.assign_refusal(challenge)
+        if refusal is not None:  # the state before the input, as the page
+            raise refusal
         data = AssignmentWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         assignment = services.assign_reviewer(
@@ -214,6 +217,9 @@ class DecisionView(ReviewAPIView):
     @extend_schema(request=DecisionWriteSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         challenge = chair_action_challenge(request, pk)
+        refusal = services.decision_refusal(challenge)
+        if refusal is not None:  # the state before the input, as the page
+            raise refusal
         data = DecisionWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         decision = services.decide(
@@ -315,6 +321,9 @@ class Decline(ReviewAPIView):
     @extend_schema(request=DeclineSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request, pk: int) -> Response:
         assignment = own_assignment(request, pk)
+        refusal = services.decline_refusal(assignment)
+        if refusal is not None:  # the state before the input, as the page
+            raise refusal
         data = DeclineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         assignment = services.decline_assignment(

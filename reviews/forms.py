@@ -107,7 +107,11 @@ class DeclineForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
     submit_label = "Decline"
     submit_accesskey = ""
 
-    reason = forms.CharField(widget=_textarea(2), label="Reason for declining")
+    reason = forms.CharField(
+        widget=_textarea(2),
+        label="Reason for declining",
+        error_messages={"required": "Give a reason for declining."},
+    )
 
 
 class ResubmitForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):

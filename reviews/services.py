@@ -121,6 +121,10 @@ def assign_reviewer(
     `selectors.assignment_warnings` must be confirmed (`confirm`)."""
     if not is_chair(actor, challenge):
         raise PermissionDenied("Only a chair of the call can assign reviewers.")
+    caller, challenge = challenge, _lock(challenge)
+    refusal = assign_refusal(challenge)
+    if refusal is not None:
+        raise refusal
     if reviewer.pk == actor.pk:
         raise ReviewConflictError(
             "A chair cannot assign themselves as a reviewer; ask another chair."
@@ -128,13 +132,6 @@ def assign_reviewer(
     if role not in ReviewerRole.values:
         raise ValidationError(
             {"role": f"{role!r} is not one of {ReviewerRole.values}."}
-        )
-    caller, challenge = challenge, _lock(challenge)
-    if challenge.status not in ASSIGNABLE_STATES:
-        raise TransitionError(
-            f"Reviewers can be assigned to submitted proposals or proposals under "
-            f"review; this one is {challenge.get_status_display().lower()}.",
-            state=challenge.status,
         )
     existing = challenge.assignments.filter(reviewer=reviewer).first()
     if existing is not None:
@@ -168,6 +165,18 @@ def assign_reviewer(
     record(actor=actor, action="review.assign", target=assignment, role=role)
     caller.refresh_from_db()
     return assignment
+
+
+def assign_refusal(challenge: Challenge) -> TransitionError | None:
+    """Why no reviewer can be assigned to the proposal now; None if one can
+    (asked before what a chair sent is read)."""
+    if challenge.status not in ASSIGNABLE_STATES:
+        return TransitionError(
+            f"Reviewers can be assigned to submitted proposals or proposals under "
+            f"review; this one is {challenge.get_status_display().lower()}.",
+            state=challenge.status,
+        )
+    return None
 
 
 OPEN_REVIEW_STATES = (*ASSIGNABLE_STATES, ChallengeStatus.REVISION_REQUESTED)
@@ -312,17 +321,26 @@ def recheck_assignments_of(user) -> None:
         recheck_assignments(challenge=challenge)
 
 
+def decline_refusal(assignment: Assignment) -> ReviewConflictError | None:
+    """Why the assignment cannot be declined now; None if it can (asked before
+    the reason is read)."""
+    if assignment.status != AssignmentStatus.ASSIGNED:
+        return ReviewConflictError(
+            f"The assignment is {assignment.get_status_display().lower()}; only a "
+            "pending assignment can be declined."
+        )
+    return None
+
+
 @transaction.atomic
 def decline_assignment(*, assignment: Assignment, actor, reason: str) -> Assignment:
     if assignment.reviewer_id != actor.pk:
         raise PermissionDenied("Only the assigned reviewer can decline.")
-    reason = clean_text(reason, "reason", required=True)
     assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
-    if assignment.status != AssignmentStatus.ASSIGNED:
-        raise ReviewConflictError(
-            f"The assignment is {assignment.get_status_display().lower()}; only a "
-            "pending assignment can be declined."
-        )
+    refusal = decline_refusal(assignment)
+    if refusal is not None:
+        raise refusal
+    reason = clean_text(reason, "reason", required=True)
     assignment.status = AssignmentStatus.DECLINED
     assignment.decline_reason = reason
     assignment.save(update_fields=["status", "decline_reason"])
@@ -452,17 +470,14 @@ def decide(
     # (or reveals anything about) what was sent.
     if not is_chair(actor, challenge):
         raise PermissionDenied("Only a chair of the call can decide.")
+    refusal = decision_refusal(challenge)
+    if refusal is not None:
+        raise refusal
     if decision not in DecisionKind.values:
         raise ValidationError(
             {"decision": f"{decision!r} is not one of {DecisionKind.values}."}
         )
     letter = clean_text(letter, "letter", required=True)
-    if challenge.status != ChallengeStatus.UNDER_REVIEW:
-        raise TransitionError(
-            f"The proposal is {challenge.get_status_display().lower()}; a decision "
-            "needs a proposal under review.",
-            state=challenge.status,
-        )
     _require_confirmation(selectors.decision_warnings(challenge), confirm)
     registry_services.set_challenge_state(
         challenge,
@@ -481,6 +496,18 @@ def decide(
     record(actor=actor, action="review.decide", target=made, decision=decision)
     caller.refresh_from_db()
     return made
+
+
+def decision_refusal(challenge: Challenge) -> TransitionError | None:
+    """Why no decision can be made on the proposal now; None if one can
+    (asked before the decision and letter are read)."""
+    if challenge.status != ChallengeStatus.UNDER_REVIEW:
+        return TransitionError(
+            f"The proposal is {challenge.get_status_display().lower()}; a decision "
+            "needs a proposal under review.",
+            state=challenge.status,
+        )
+    return None
 
 
 def resubmit_refusal(challenge: Challenge) -> TransitionError | None:

@@ -148,6 +148,9 @@ def manage(request, pk: int):
 @require_POST
 def assign(request, pk: int):
     challenge = chair_action_challenge(request, pk)
+    refusal = services.assign_refusal(challenge)
+    if refusal is not None:  # the state before the input
+        return _render_manage(request, challenge, refused=str(refusal), status=409)
     form = _assign_form(challenge, request.POST)
     if not form.is_valid():
         return _render_manage(request, challenge, assign_form=form, status=400)
@@ -188,6 +191,9 @@ def assign(request, pk: int):
 @require_POST
 def decide(request, pk: int):
     challenge = chair_action_challenge(request, pk)
+    refusal = services.decision_refusal(challenge)
+    if refusal is not None:  # the state before the input
+        return _render_manage(request, challenge, refused=str(refusal), status=409)
     form = _decision_form(challenge, request.POST)
     if not form.is_valid():
         return _render_manage(request, challenge, decision_form=form, status=400)

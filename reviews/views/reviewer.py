@@ -22,62 +22,70 @@ from ..access import own_assignment, reviewed_challenge
 from ..enums import AssignmentStatus
 from ..forms import DeclineForm, ReviewForm
 
-NO_DECLINE_REASON = "reason: give a reason for declining."
 
-
-def _decline_form(assignment, data=None) -> DeclineForm:
+def _decline_form(assignment, page_number: int, data=None) -> DeclineForm:
     form = DeclineForm(data, prefix=f"decline-{assignment.pk}")
-    form.helper.form_action = reverse("reviews:decline", args=[assignment.pk])
+    # posted back to the page it is on, which a refusal shows again
+    form.helper.form_action = _on_page(
+        reverse("reviews:decline", args=[assignment.pk]), page_number
+    )
     return form
+
+
+def _on_page(url: str, page_number: int) -> str:
+    return url if page_number == 1 else f"{url}?page={page_number}"
 
 
 @login_required
 def my_reviews(request):
+    return _render_my_reviews(request)
+
+
+def _render_my_reviews(request, *, failed=None, refused: str = "", status=200):
+    """My reviews; ``failed`` is a decline form with errors, shown open in
+    its row with what was typed."""
     page = html_page(request, selectors.assignments_of(request.user))
-    rows = [
-        (
-            a,
-            _decline_form(a) if a.status == AssignmentStatus.ASSIGNED else None,
-        )
-        for a in page.object_list
-    ]
-    return render(
-        request,
-        "reviews/my_reviews.html",
-        {"rows": rows, "page": page, "today": timezone.localdate()},
-    )
+    rows = []
+    for a in page.object_list:
+        form = None
+        if a.status == AssignmentStatus.ASSIGNED:
+            form = _decline_form(a, page.number)
+            if failed is not None and failed.prefix == form.prefix:
+                form = failed
+        rows.append((a, form))
+    context = {
+        "rows": rows,
+        "page": page,
+        "today": timezone.localdate(),
+        "refused": refused,
+    }
+    return render(request, "reviews/my_reviews.html", context, status=status)
 
 
 @login_required
 @require_POST
 def decline(request, pk: int):
     assignment = own_assignment(request, pk)
-    form = _decline_form(assignment, request.POST)
-    if not form.is_valid():
-        messages.error(request, NO_DECLINE_REASON)
-        return redirect("reviews:mine")
-    try:
-        services.decline_assignment(
-            assignment=assignment,
-            actor=request.user,
-            reason=form.cleaned_data["reason"],
-        )
-    except ValidationError as exc:  # e.g. a reason over the length limit
-        messages.error(request, _refusal_text(exc))
-    except services.ReviewConflictError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, f"Declined “{assignment.challenge.name}”.")
-    return redirect("reviews:mine")
-
-
-def _refusal_text(error: ValidationError) -> str:
-    """The service's reasons, each after the field it names."""
-    return " ".join(
-        f"{field}: {message}"
-        for field, field_messages in error.message_dict.items()
-        for message in field_messages
-    )
+    refusal = services.decline_refusal(assignment)
+    if refusal is not None:  # the state before the input
+        return _render_my_reviews(request, refused=str(refusal), status=409)
+    page_number = html_page(request, selectors.assignments_of(request.user)).number
+    form = _decline_form(assignment, page_number, request.POST)
+    if form.is_valid():
+        try:
+            services.decline_assignment(
+                assignment=assignment,
+                actor=request.user,
+                reason=form.cleaned_data["reason"],
+            )
+        except ValidationError as exc:  # e.g. a reason over the length limit
+            form.add_service_errors(exc)
+        except services.ReviewConflictError as exc:  # declined meanwhile
+            return _render_my_reviews(request, refused=str(exc), status=409)
+        else:
+            messages.success(request, f"Declined “{assignment.challenge.name}”.")
+            return redirect(_on_page(reverse("reviews:mine"), page_number))
+    return _render_my_reviews(request, failed=form, status=400)
 
 
 def _render_review(request, challenge, assignment, *, form, refused="", status=200):

@@ -3,6 +3,7 @@
 import datetime as dt
 import re
 
+import lxml.html
 import pytest
 from django.core import mail
 from django.urls import reverse
@@ -266,23 +267,41 @@ def test_decline_with_reason_declines(client, under_review):
 @pytest.mark.parametrize(
     ("reason", "said"),
     [
-        ("  ", "reason: give a reason for declining."),
-        ("x" * (TEXT_LIMIT + 1), f"reason: At most {TEXT_LIMIT} characters."),
+        ("  ", "Give a reason for declining."),
+        ("x" * (TEXT_LIMIT + 1), f"At most {TEXT_LIMIT} characters."),
     ],
     ids=["blank", "too long"],
 )
-def test_decline_refused_says_why_and_changes_nothing(
+def test_decline_refused_says_why_keeps_the_text_and_changes_nothing(
     client, under_review, reason, said
 ):
     assignment = Assignment.objects.get(reviewer=under_review.tech1)
     response = signed_in(client, under_review.tech1).post(
         reverse("reviews:decline", args=[assignment.pk]),
         {f"decline-{assignment.pk}-reason": reason},
-        follow=True,
     )
-    assert said in response.text
+    assert response.status_code == 400
+    page = lxml.html.fromstring(response.text)
+    (row,) = page.xpath(f"//tr[@data-assignment='{assignment.pk}']")
+    assert row.find(".//details").get("open") is not None
+    assert said in row.text_content()
+    assert row.find(".//textarea").text.strip() == reason.strip()
     assignment.refresh_from_db()
     assert assignment.status == AssignmentStatus.ASSIGNED
+
+
+def test_declining_twice_says_it_is_declined_whatever_was_sent(client, under_review):
+    assignment = Assignment.objects.get(reviewer=under_review.tech1)
+    reviewer = signed_in(client, under_review.tech1)
+    url = reverse("reviews:decline", args=[assignment.pk])
+    field = f"decline-{assignment.pk}-reason"
+    assert reviewer.post(url, {field: "Busy."}).status_code == 302
+    for reason in ("Busy again.", ""):
+        response = reviewer.post(url, {field: reason})
+        assert response.status_code == 409
+        assert "The assignment is declined" in response.text
+    assignment.refresh_from_db()
+    assert assignment.decline_reason == "Busy."
 
 
 def test_review_page_shows_proposal_read_only_with_checks(client, under_review):
