@@ -19,11 +19,13 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 # The fault suite (issue 20): private PostgreSQL + Redis servers, real workers;
 # kills, restarts and fills them. Skips (exit 0) unless DATABASE_URL is PostgreSQL.

@@ -10,9 +10,10 @@ the team affiliations and the token live in the user's session.
 Bounds (settings, docs/security.md): each user keeps at most
 `MAX_STAGED_UPLOADS_PER_USER` previews and `MAX_STAGED_BYTES_PER_USER` bytes
 (a preview's bytes are its CSV and its `.lines` together: the disk it takes);
-staging a new one purges that user's oldest previews to make room, and every
-preview older than `STAGED_UPLOAD_MAX_AGE_SECONDS` is swept whenever something
-new is staged. Commit and cancel delete the file.
+staging a new one purges that user's oldest previews to make room (one being
+committed counts and is kept), and every preview older than
+`STAGED_UPLOAD_MAX_AGE_SECONDS` is swept whenever something new is staged.
+Commit and cancel delete the file.
 
 The token is one-time: a commit first *claims* it by renaming the file
 (atomic), so a double click cannot commit one upload twice; the second request
@@ -76,37 +77,54 @@ def _sweep() -> None:
             continue
 
 
-def _lines_bytes(path: Path) -> int:
-    """The size of the lines kept beside the staged preview at `path` (0 if none)."""
+def _disk_bytes(path: Path) -> int:
+    """The disk the staged preview at `path` takes: its CSV and the lines kept
+    beside it (claimed or not)."""
+    lines = path.with_name(path.name.removesuffix(CLAIMED) + LINES)
     try:
-        return path.with_name(path.name + LINES).stat().st_size
-    except FileNotFoundError:
+        size = path.stat().st_size
+    except FileNotFoundError:  # committed or purged meanwhile
         return 0
+    try:
+        return size + lines.stat().st_size
+    except FileNotFoundError:
+        return size
 
 
 def _make_room(user_pk: int, size: int) -> None:
-    """Purge the user's oldest previews until one of `size` bytes fits."""
+    """Purge the user's oldest previews until one of `size` bytes fits.
+    Previews claimed by a commit still running count and are kept."""
     limit_bytes = settings.MAX_STAGED_BYTES_PER_USER
+    limit_count = settings.MAX_STAGED_UPLOADS_PER_USER
     if size > limit_bytes:
         raise StagingError(
             f"The preview takes {size:,} bytes; previews are limited to "
             f"{limit_bytes:,} bytes per person."
         )
-    files = []
-    for path in staging_dir().glob(f"results-*-{user_pk}-*.upload"):
+    previews, committing = [], []
+    for path in staging_dir().glob(f"results-*-{user_pk}-*.upload*"):
+        if path.name.endswith(LINES):
+            continue
         try:
-            stat = path.stat()
+            modified = path.stat().st_mtime
         except FileNotFoundError:
             continue
-        # the disk the preview takes: its CSV and its lines
-        files.append((stat.st_mtime, stat.st_size + _lines_bytes(path), path))
-    files.sort()
-    total = sum(f[1] for f in files)
-    while files and (
-        len(files) >= settings.MAX_STAGED_UPLOADS_PER_USER or total + size > limit_bytes
-    ):
-        _, old_size, path = files.pop(0)
+        entry = (modified, _disk_bytes(path), path)
+        (committing if path.name.endswith(CLAIMED) else previews).append(entry)
+    busy = sum(f[1] for f in committing)
+    if len(committing) >= limit_count or busy + size > limit_bytes:
+        # purging every preview would not make room: refused, nothing purged
+        raise StagingError(
+            "Your earlier upload is still being stored and takes the room "
+            "previews have; try again once it is done."
+        )
+    previews.sort()
+    count = len(previews) + len(committing)
+    total = busy + sum(f[1] for f in previews)
+    while count >= limit_count or total + size > limit_bytes:
+        _, old_size, path = previews.pop(0)
         _remove(path, claimed=False)  # a claimed copy is being committed: kept
+        count -= 1
         total -= old_size
 
 

@@ -205,6 +205,7 @@ class _TextBoundsRenderer(RendererPdf):
         """Ascent, descent and line gap of the font (points), as Text
         computes them from the font tables for every layout; cached, since
         reading a table costs as much as laying out a short label."""
+
         def read() -> tuple:
             metrics = super(_TextBoundsRenderer, self)._get_font_height_metrics(prop)
             return _table_height_metrics(prop) if None in metrics else metrics

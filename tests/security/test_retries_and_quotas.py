@@ -149,3 +149,24 @@ def test_preview_bytes_per_user_count_the_lines_kept_beside(organizer, registrat
     with pytest.raises(staging.StagingError, match="takes 14 bytes"):
         stage(session, organizer, registration, b"x" * 6, lines=b"l" * 8)
     assert staged_bytes() == 4
+
+
+@override_settings(MAX_STAGED_BYTES_PER_USER=10, MAX_STAGED_UPLOADS_PER_USER=2)
+def test_an_upload_being_committed_counts_and_is_kept(organizer, registration):
+    session = {}
+    token = stage(session, organizer, registration, b"c" * 4, lines=b"l" * 2)
+    claimed = staging.claim_upload(
+        session=session, user=organizer, registration=registration, token=token
+    )
+    stage(session, organizer, registration, b"x" * 3)
+    # 6 bytes being committed + 3 + 3 do not fit in 10: the preview goes
+    stage(session, organizer, registration, b"y" * 3)
+    assert [p.read_bytes() for p in staged_files()] == [b"y" * 3]
+    assert staged_bytes() == 9
+    # no room beside the commit even with every preview gone: refused, and
+    # nothing purged
+    with pytest.raises(staging.StagingError, match="still being stored"):
+        stage(session, organizer, registration, b"z" * 5)
+    assert claimed.read() == b"c" * 4
+    assert claimed.read_lines() == b"l" * 2
+    assert staged_bytes() == 9
