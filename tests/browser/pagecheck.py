@@ -32,6 +32,14 @@ SKIPPED = re.compile(
     r"\.(pdf|json|png|txt|csv|xlsx|svg|ico)$|/accounts/logout/|/admin/|/api/"
 )
 
+# Stacked tables (.table-stack) whose table or cells lack explicit ARIA roles
+# (static/js/tableroles.js): some browsers drop table semantics on phones.
+STACKED_WITHOUT_ROLES = """() => [...document.querySelectorAll("table.table-stack")]
+  .filter((table) => table.getAttribute("role") !== "table"
+    || [...table.querySelectorAll("tr, th, td")].some(
+      (node) => node.closest("table") === table && !node.getAttribute("role")))
+  .map((table) => table.id || table.className)"""
+
 _axe = Axe()
 
 
@@ -57,6 +65,9 @@ class PageCheck:
         text = page.inner_text("body")
         for found in SEED_CODES.findall(text):
             self.problems.append(f"{path}: seed code or placeholder {found!r}")
+        unroled = page.evaluate(STACKED_WITHOUT_ROLES)
+        if unroled:
+            self.problems.append(f"{path}: stacked tables without ARIA roles {unroled}")
         for width, height in VIEWPORTS:
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(50)
