@@ -38,7 +38,7 @@ from reportlab.platypus import (
 )
 
 from analysis.output import AnalysisOutput
-from registry.numbers import percent_text
+from registry.numbers import number_text, percent_text
 from registry.pdf_style import a4_page, load_fonts
 
 from .data import (
@@ -94,10 +94,8 @@ def _fmt(x: Any, digits: int = 3) -> str:
         return "–"
     if isinstance(x, bool):
         return "yes" if x else "no"
-    if isinstance(x, int):
-        return str(x)
-    if isinstance(x, float):
-        return str(int(x)) if x.is_integer() and abs(x) < 1e9 else f"{x:.{digits}f}"
+    if isinstance(x, int | float):
+        return number_text(x, digits)
     if isinstance(x, str):
         return x
     return json.dumps(x, sort_keys=True, ensure_ascii=False)

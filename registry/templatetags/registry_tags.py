@@ -8,7 +8,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 
 from ..enums import ChallengeStatus as S
-from ..numbers import percent_text
+from ..numbers import number_text, percent_text
 
 register = template.Library()
 
@@ -37,6 +37,12 @@ def status_class(status: str) -> str:
 def percent(share) -> str:
     """A share of 0..1 as the PDFs print it: "95.5 %"."""
     return percent_text(share)
+
+
+@register.filter
+def number(value) -> str:
+    """A number as the PDFs print it: 4, 4.025 (never 4.025000000000006)."""
+    return number_text(value)
 
 
 @register.filter

@@ -334,6 +334,26 @@ def test_scheme_preview_rankings_stack_into_cards_titled_by_the_algorithm(
         assert [(t.tag, t.get("class")) for t in titles] == [("th", "stack-title")] * 5
 
 
+def test_scheme_preview_prints_bootstrap_percentiles_as_reports_do(
+    signed_in, task, monkeypatch
+):
+    from registry.scheme_preview import preview_scheme
+    from registry.views import schemes
+
+    def with_float_noise(scheme):
+        results = preview_scheme(scheme)
+        row = results[1].rankings[0].rows[0]
+        row.bootstrap.update(median=1, lower=1, upper=3.0250000000000057)
+        return results
+
+    monkeypatch.setattr(schemes, "preview_scheme", with_float_noise)
+    data = {**form_data(task, SCHEMES[3]), "preview": ""}
+    body = signed_in.post(scheme_url(task), data).content.decode()
+    assert "1 [1, 3.025]" in body
+    assert "3.02500000" not in body
+    assert "Bootstrap rank (median, 2.5–97.5 % percentiles)" in body
+
+
 def test_scheme_page_other_user_gets_404(client, task):
     client.force_login(UserFactory())
     assert client.get(scheme_url(task)).status_code == 404

@@ -196,6 +196,20 @@ def test_registered_run_shows_rankings_and_downloads(organizer_client, results):
     assert json.loads(output.content) == run.output
 
 
+def test_bootstrap_percentiles_read_as_in_the_pdf(organizer_client, results):
+    """An interpolated percentile carries float noise (4.025000000000006):
+    the page prints it as the PDF does."""
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    boot = run.output["rankings"]["DSC"]["tasks"]["Brain"]["bootstrap"]
+    algorithm = sorted(boot)[0]
+    boot[algorithm].update(median=4.0, lower=3, upper=4.025000000000006)
+    run.save(update_fields=["output"])
+    html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    assert 'data-label="2.5–97.5 % percentiles">[3, 4.025]</td>' in html
+    assert "4.0250000" not in html
+
+
 def test_exploratory_run_has_the_banner(organizer_client, results):
     scheme = {**SCHEME, "method": "aggregate_then_rank", "aggregate": "median"}
     scheme.pop("test")
