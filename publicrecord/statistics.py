@@ -27,6 +27,7 @@ import csv
 import hashlib
 import io
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.cache import cache
@@ -36,6 +37,7 @@ from analysis.models import AnalysisRun, AnalysisStatus
 from registry.models import Amendment, AmendmentStatus
 from registry.page_cache import read_generation
 from registry.parameters import PARAMETERS, Parameter, Role, get_parameter
+from registry.spreadsheet import spreadsheet_safe
 
 from .selection import RegisteredDesign, Selection, registered_designs
 
@@ -336,10 +338,21 @@ def registry_statistics(selection: Selection) -> dict[str, Any]:
 CSV_COLUMNS = ("section", "key", "label", "count", "total", "share")
 
 
+class _SafeWriter:
+    """A csv writer whose cells are escaped for spreadsheets: call titles and
+    metric names are typed by people ("=HYPERLINK(...)" must stay text)."""
+
+    def __init__(self, writer) -> None:
+        self.writer = writer
+
+    def writerow(self, row: Iterable[Any]) -> None:
+        self.writer.writerow([spreadsheet_safe(cell) for cell in row])
+
+
 def statistics_csv(stats: dict[str, Any]) -> str:
     """The same numbers as the page and the API, one row per number counted."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow(CSV_COLUMNS)
     writer.writerow(
         ("registry", "challenges", "Challenges", stats["challenges"], "", "")

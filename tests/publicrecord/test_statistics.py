@@ -7,6 +7,7 @@ import pytest
 
 from demo.story import MSD_SCHEME
 from publicrecord.figures import Bar, bar_chart
+from registry.amendments import approve_amendment, propose_amendment
 from registry.models import Answer, Challenge, Registration
 from registry.parameters import PARAMETERS, Role
 from tests.factories import CallFactory
@@ -243,3 +244,34 @@ def test_parameter_table_stacks_into_cards_titled_by_number_and_name(
     for row in rows:
         titles = row.xpath("./td[contains(concat(' ', @class, ' '), ' stack-title ')]")
         assert [td.get("data-label") for td in titles] == ["#", "Parameter"]
+
+
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_escaped(
+    api, call, organizer, chair
+):
+    """Call titles and metric names are typed by people; opened in a
+    spreadsheet, "=HYPERLINK(...)" must stay text (registry.spreadsheet)."""
+    registration = registered(call, organizer, chair, name="Prose only")
+    metric = {**Role.METRICS.parameter.example_value["metrics"][0]}
+    metric["name"] = '=HYPERLINK("http://evil.example","DSC")'
+    amendment = propose_amendment(
+        registration=registration,
+        actor=organizer,
+        justification="Renamed metric.",
+        changes={"tasks": {"Brain": {"44": {"metrics": [metric], "details": ""}}}},
+    )
+    approve_amendment(amendment=amendment, actor=chair)
+    call.title = "@SUM(1+1)"
+    call.save()
+    text = api.get("/statistics/registry-statistics.csv").content.decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    metrics = [r for r in rows if r["section"] == "distribution_metric"]
+    assert [(r["key"], r["label"]) for r in metrics] == [
+        ("'" + metric["name"], "'" + metric["name"])
+    ]
+    calls = [r["label"] for r in rows if r["section"] == "call_challenges"]
+    assert calls == ["'@SUM(1+1)"]
+    assert ",1,1,1.0000\n" in text  # numbers stay numbers
+    assert not any(
+        cell.startswith(("=", "+", "@")) for row in rows for cell in row.values()
+    )
