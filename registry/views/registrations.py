@@ -187,7 +187,11 @@ def public_detail(request, identifier: str):
         "canonical_url": canonical_url,
         "organizers": _organizers(document),
         "canonical_name": f"{identifier}-v{shown.number}.json",
-        "outcome": outcome_answers(document),
+        # results are published by a later amendment: every version's page
+        # shows them as the latest version has them (the list does too)
+        "outcome": outcome_answers(
+            document if shown == latest else document_of(latest)
+        ),
         "outcome_group": OUTCOME_GROUP,
         "public": True,
         "latest": latest,

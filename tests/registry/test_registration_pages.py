@@ -585,3 +585,32 @@ def test_amendment_page_of_a_task_with_a_scheme_offers_to_change_it(
     html = client.get(url).content.decode()
     assert "data-no-scheme" not in html
     assert "Change the ranking scheme of task “Brain”" in html
+
+
+def test_an_older_version_says_it_is_superseded_and_links_the_latest(
+    client, registration, organizer, chair
+):
+    amend(registration, organizer, chair)
+    old = lxml.html.fromstring(client.get(detail() + "?version=1").content)
+    notice = old.get_element_by_id("superseded")
+    assert "Version 1 is not the latest" in notice.text_content()
+    assert notice.xpath(".//a/@href") == ["?version=2"]
+    latest = client.get(detail()).content.decode()
+    assert 'id="superseded"' not in latest
+
+
+def test_an_older_version_still_shows_the_published_results(
+    client, before_outcome, organizer, chair
+):
+    """Results are published by a later version: the page of an earlier one
+    must not say "Not published yet" (the list says they are published)."""
+    amend(
+        before_outcome,
+        organizer,
+        chair,
+        tasks={"Brain": {"52": "Ranking at https://example.org/r"}},
+    )
+    page = client.get(detail() + "?version=1").content.decode()
+    assert 'id="no-outcome"' not in page
+    assert 'data-outcome="p52"' in page
+    assert 'id="outcome-version">As in version 2, the latest.' in page
