@@ -7,10 +7,11 @@ Everything shown of a registered design comes from a version's canonical JSON
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from ranking import describe_scheme
@@ -34,10 +35,31 @@ def version_design(version: RegistrationVersion) -> Design:
     return Design.from_dict(document_of(version)["design"])
 
 
+def people_named(usernames: Iterable[str]) -> dict[str, str]:
+    """username → how pages name that person: the full name, else the username.
+
+    The hashed document keeps usernames; pages and PDFs show names. A username
+    without an account any more stays as it is.
+    """
+    wanted = set(usernames)
+    users = get_user_model().objects.filter(username__in=wanted)
+    named = {u.get_username(): u.get_full_name() or u.get_username() for u in users}
+    return {name: named.get(name, name) for name in wanted}
+
+
+def document_organizers(document: dict[str, Any]) -> list[tuple[str, str]]:
+    """(name, institution) of the organizers a version's document lists."""
+    entries = document.get("organizers", [])
+    names = people_named(e["username"] for e in entries)
+    return [(names[e["username"]], e.get("institution", "")) for e in entries]
+
+
 def version_design_pdf(version: RegistrationVersion, *, registry_url: str) -> bytes:
     """The design PDF of a registration version: its frozen document, its
     SHA-256, and the changes from the version before it."""
     registration = version.registration
+    document = document_of(version)
+    people = [o["username"] for o in document.get("organizers", [])]
     previous = registration.versions.filter(number=version.number - 1).first()
     changes = (
         diff_designs(version_design(previous), version_design(version))
@@ -45,7 +67,8 @@ def version_design_pdf(version: RegistrationVersion, *, registry_url: str) -> by
         else []
     )
     data = build_design_data_from_document(
-        document_of(version),
+        document,
+        names=people_named([*people, document.get("registered_by", "")]),
         registry_url=registry_url,
         threshold_percent=registration.call.completeness_threshold,
         changes=changes,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils import timezone
@@ -174,8 +174,12 @@ def build_design_data_from_document(
     changes: Sequence[Change] = (),
     today: dt.date | None = None,
     sha256: str | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> DesignDocument:
     """The PDF data of a registration version, from its canonical JSON alone.
+
+    `names` (username → name, `registry.public.people_named`) names people as
+    the public page does; the document itself keeps usernames.
 
     `changes` (from `registry.design.diff_designs` against the previous version)
     mark the parameters changed in this version. `sha256` is the version's
@@ -186,10 +190,19 @@ def build_design_data_from_document(
     completeness, answers = _completeness(design, threshold_percent)
     changed = {(c.scope, c.number) for c in changes}
     planning = design.planning
+    names = names or {}
+
+    def named(username: str) -> str:
+        return names.get(username, username)
+
     version_lines = [
         ("Registration", document["identifier"]),
         ("Version", str(document["version"])),
-        ("Registered", f"{document['registered_at']} by {document['registered_by']}"),
+        # a later version's moment is its approval, not the registration's
+        (
+            "Version created",
+            f"{document['registered_at']} by {named(document['registered_by'])}",
+        ),
         ("SHA-256", sha256 or sha256_hex(canonical_json_bytes(document))),
         ("Previous SHA-256", document.get("previous_sha256") or "—"),
     ]
@@ -205,9 +218,9 @@ def build_design_data_from_document(
         status=f"Registered (version {document['version']})",
         revision=0,
         organizers=tuple(
-            f"{o['username']} ({o['institution']})"
+            f"{named(o['username'])} ({o['institution']})"
             if o.get("institution")
-            else o["username"]
+            else named(o["username"])
             for o in document.get("organizers", [])
         ),
         generated_on=today or timezone.localdate(),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -30,6 +29,7 @@ from ..permissions import is_chair, is_organizer
 from ..public import (
     design_parts,
     document_of,
+    document_organizers,
     public_registrations,
     version_design,
     version_design_pdf,
@@ -185,7 +185,7 @@ def public_detail(request, identifier: str):
         "versions": versions,
         "shown": shown,
         "canonical_url": canonical_url,
-        "organizers": _organizers(document),
+        "organizers": document_organizers(document),
         "canonical_name": f"{identifier}-v{shown.number}.json",
         # results are published by a later amendment: every version's page
         # shows them as the latest version has them (the list does too)
@@ -205,21 +205,6 @@ def public_detail(request, identifier: str):
         "pending": pending,
     }
     return render(request, "registry/public_detail.html", context)
-
-
-def _organizers(document: dict) -> list[tuple[str, str]]:
-    """(name, institution) of the organizers the document names: the hashed
-    document keeps usernames; people are shown by their names."""
-    names = [o["username"] for o in document.get("organizers", [])]
-    users = {
-        u.get_username(): u for u in get_user_model().objects.filter(username__in=names)
-    }
-    shown = []
-    for entry in document.get("organizers", []):
-        user = users.get(entry["username"])
-        name = (user.get_full_name() if user else "") or entry["username"]
-        shown.append((name, entry.get("institution", "")))
-    return shown
 
 
 def _comparison(request, by_number) -> dict:

@@ -614,3 +614,26 @@ def test_an_older_version_still_shows_the_published_results(
     assert 'id="no-outcome"' not in page
     assert 'data-outcome="p52"' in page
     assert 'id="outcome-version">As in version 2, the latest.' in page
+
+
+def test_design_pdf_names_people_as_the_public_page_does(
+    client, registration, organizer, chair
+):
+    """The hashed document keeps usernames; the page and the PDF both show
+    people by name (the PDF said "olga" and "by chair")."""
+    amend(registration, organizer, chair)
+    for user, first, last in ((organizer, "Olga", "Berg"), (chair, "Carl", "Stein")):
+        user.first_name, user.last_name = first, last
+        user.save()
+    institution = organizer.profile.institution
+    page = client.get(detail()).content.decode()
+    assert f"organizers Olga Berg ({institution})" in page
+    pdf = client.get(reverse("registry:version-pdf", args=[IDENTIFIER, 2]))
+    text = " ".join(
+        page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages
+    )
+    text = re.sub(r"\s+", " ", text)
+    assert f"Organizers Olga Berg ({institution})" in text
+    assert re.search(r"Version created \S+ by Carl Stein", text)
+    assert "olga" not in text
+    assert "by chair" not in text
