@@ -182,6 +182,22 @@ def test_public_list_search(client, registration, query, found):
     assert (f'data-registration="{IDENTIFIER}"' in body) is found
 
 
+@pytest.mark.parametrize(
+    ("query", "label"),
+    [("year=20x7", "Year"), ("tasks=0", "Tasks"), ("q=" + "a" * 201, "Text")],
+)
+def test_public_list_bad_search_says_so_not_that_nothing_matches(
+    client, registration, query, label
+):
+    """A refused search ran no search: "No registered design matches" would
+    say the registry has none."""
+    body = client.get(reverse("registry:public-list") + "?" + query).content.decode()
+    assert "No registered design matches" not in body
+    assert 'id="search-refused"' in body
+    error = lxml.html.fromstring(body).find_class("invalid-feedback")[0]
+    assert error.text_content().startswith(f"{label}: ")
+
+
 def test_public_list_ignores_drafts_and_accepted(client, call, organizer):
     ChallengeFactory(call=call, owner=organizer, name="Secret draft")
     ChallengeFactory(
