@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -245,6 +245,9 @@ class AmendmentWrite(serializers.Serializer):
 
 
 class AmendmentList(APIView):
+    # the approved amendments are public, as on the amendments page
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, identifier: str) -> Response:
         registration = public_registration(identifier)

@@ -139,3 +139,27 @@ def test_rejected_amendment_changes_nothing(api, accepted, chair, organizer):
     assert rejected.json()["status"] == "rejected"
     versions = api.get("/api/v1/registrations/miccai-2027-001/").json()["versions"]
     assert len(versions) == 1
+
+
+def test_anonymous_readers_get_the_approved_amendments_the_page_shows(
+    api, client, accepted, chair, organizer
+):
+    """The amendments page is public (approved ones only); the API said 401."""
+    register(api, chair, accepted)
+    url = "/api/v1/registrations/miccai-2027-001/amendments/"
+    api.force_authenticate(organizer)
+    for site in ("https://new.example.org", "https://other.example.org"):
+        api.post(url, {"justification": "Moved.", "challenge": {"2": site}}, "json")
+    first, second = Amendment.objects.order_by("pk")
+    api.force_authenticate(chair)
+    api.post(f"/api/v1/amendments/{first.pk}/approve/")
+    api.force_authenticate(None)
+    listed = api.get(url)
+    assert listed.status_code == 200
+    assert [(a["id"], a["status"]) for a in listed.json()] == [(first.pk, "approved")]
+    page = client.get("/registry/miccai-2027-001/amendments/").content.decode()
+    assert f'data-amendment="{first.pk}"' in page
+    assert f'data-amendment="{second.pk}"' not in page
+    refused = api.post(url, {"justification": "x", "challenge": {"2": "x"}}, "json")
+    assert refused.status_code in (401, 403)
+    assert Amendment.objects.count() == 2
