@@ -87,7 +87,10 @@ class StatisticsCsv(APIView):
 
 
 def csv_response(stats: dict) -> HttpResponse:
-    response = HttpResponse(statistics_csv(stats), content_type="text/csv")
+    # a declared charset: spreadsheets otherwise guess one and garble accents
+    response = HttpResponse(
+        statistics_csv(stats), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = 'attachment; filename="registry-statistics.csv"'
     return response
 

@@ -275,3 +275,14 @@ def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_escaped(
     assert not any(
         cell.startswith(("=", "+", "@")) for row in rows for cell in row.values()
     )
+
+
+def test_csv_says_its_encoding(api, call, organizer, chair):
+    """Without a charset, spreadsheets guess one and garble "Montréal"."""
+    registered(call, organizer, chair, name="Alpha")
+    call.title = "MICCAI 2027 (Montréal)"
+    call.save()
+    for url in ("/statistics/registry-statistics.csv", f"{STATS}statistics.csv"):
+        response = api.get(url)
+        assert response["Content-Type"] == "text/csv; charset=utf-8"
+        assert "MICCAI 2027 (Montréal)" in response.content.decode("utf-8")
