@@ -56,9 +56,21 @@ def amendment_list(request, identifier: str):
     amendments = registration.amendments.select_related(
         "proposed_by__profile", "decided_by__profile", "version"
     )
+    # numbered within the registration, in the order proposed, the same for
+    # everyone (a database id counts every registration's amendments)
+    numbers = {
+        pk: n
+        for n, pk in enumerate(
+            registration.amendments.order_by("created", "pk").values_list(
+                "pk", flat=True
+            ),
+            start=1,
+        )
+    }
     if not insider:
         amendments = amendments.filter(status=AmendmentStatus.APPROVED)
     for amendment in amendments:
+        amendment.number = numbers[amendment.pk]
         changes = None
         if amendment.status == AmendmentStatus.PENDING:
             try:

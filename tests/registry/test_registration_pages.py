@@ -9,7 +9,11 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from registry.amendments import approve_amendment, propose_amendment
+from registry.amendments import (
+    approve_amendment,
+    propose_amendment,
+    reject_amendment,
+)
 from registry.lock import registered_changes_allowed
 from registry.models import Amendment, Registration
 from registry.parameters import OUTCOME_PARAMETERS
@@ -653,3 +657,33 @@ def test_design_pdf_names_people_as_the_public_page_does(
     assert re.search(r"Version created \S+ by Carl Stein", text)
     assert "olga" not in text
     assert "by chair" not in text
+
+
+def test_amendments_are_numbered_within_their_registration(
+    client, call, registration, organizer, chair
+):
+    """ "Amendment 7" on a registration's first amendment (a database id shared
+    by every registration) reads as six lost ones; the public list also says
+    why a number is missing from it."""
+    other = proposal_with_scheme(call, organizer, SCHEME)
+    other.status = "accepted"
+    other.save()
+    other_registration = register_challenge(challenge=other, actor=chair)
+    first = amend(registration, organizer, chair, approve=False)
+    reject_amendment(amendment=first, actor=chair)
+    amend(other_registration, organizer, chair)
+    second = amend(registration, organizer, chair)
+    page = lxml.html.fromstring(
+        client.get(reverse("registry:amendments", args=[IDENTIFIER])).content
+    )
+    titles = [h.text_content() for h in page.xpath("//article//h2")]
+    assert titles == ["Amendment 2"]
+    assert page.xpath(f'//article[@data-amendment="{second.pk}"]')
+    note = page.get_element_by_id("public-amendments-note").text_content()
+    assert "Rejected and pending amendments are not listed" in note
+    client.force_login(chair)
+    page = lxml.html.fromstring(
+        client.get(reverse("registry:amendments", args=[IDENTIFIER])).content
+    )
+    titles = [h.text_content() for h in page.xpath("//article//h2")]
+    assert sorted(titles) == ["Amendment 1", "Amendment 2"]
