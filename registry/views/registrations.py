@@ -68,7 +68,10 @@ def register(request, pk: int):
 class RegistrySearchForm(forms.Form):
     q = forms.CharField(required=False, label="Text", max_length=200)
     call = forms.ChoiceField(required=False)
-    year = forms.IntegerField(required=False, min_value=1900, max_value=9999)
+    # the year of registration, not the call's (MICCAI 2027 registers in 2026)
+    year = forms.IntegerField(
+        required=False, min_value=1900, max_value=9999, label="Year registered"
+    )
     category = forms.ChoiceField(required=False, label="Task category")
     modality = forms.ChoiceField(required=False, label="Imaging modality")
     metric = forms.ChoiceField(required=False, label="Metric")

@@ -188,7 +188,11 @@ def test_public_list_search(client, registration, query, found):
 
 @pytest.mark.parametrize(
     ("query", "label"),
-    [("year=20x7", "Year"), ("tasks=0", "Tasks"), ("q=" + "a" * 201, "Text")],
+    [
+        ("year=20x7", "Year registered"),
+        ("tasks=0", "Tasks"),
+        ("q=" + "a" * 201, "Text"),
+    ],
 )
 def test_public_list_bad_search_says_so_not_that_nothing_matches(
     client, registration, query, label
@@ -687,3 +691,16 @@ def test_amendments_are_numbered_within_their_registration(
     )
     titles = [h.text_content() for h in page.xpath("//article//h2")]
     assert sorted(titles) == ["Amendment 1", "Amendment 2"]
+
+
+def test_year_filters_say_they_filter_the_year_of_registration(client, registration):
+    """A design registered in 2026 for MICCAI 2027 is not found by "2027":
+    the filters must say which year they mean (list and statistics agree)."""
+    for url in (reverse("registry:public-list"), reverse("publicrecord:statistics")):
+        page = lxml.html.fromstring(client.get(url).content)
+        year = page.xpath("//input[@name='year']")[0]
+        label = page.xpath(f"//label[@for='{year.get('id')}']")[0]
+        assert label.text_content() == "Year registered"
+    later = registration.created.year + 1
+    found = client.get(reverse("registry:public-list") + f"?year={later}").content
+    assert b'data-registration="miccai-2027-001"' not in found
