@@ -62,15 +62,20 @@ def statistics_page(request: HttpRequest) -> HttpResponse:
     return render(request, "publicrecord/statistics.html", context)
 
 
+def _bad_filter(errors: dict[str, str]) -> HttpResponse:
+    """400 for a download with a bad filter: one sentence per field."""
+    return HttpResponse(
+        "; ".join(f"{k}: {v}" for k, v in errors.items()),
+        status=400,
+        content_type="text/plain; charset=utf-8",
+    )
+
+
 @require_GET
 def statistics_download(request: HttpRequest) -> HttpResponse:
     selection, errors = _selection(request)
     if errors:
-        return HttpResponse(
-            "; ".join(f"{k}: {v}" for k, v in errors.items()),
-            status=400,
-            content_type="text/plain; charset=utf-8",
-        )
+        return _bad_filter(errors)
     return csv_response(registry_statistics(selection))
 
 
@@ -78,7 +83,7 @@ def statistics_download(request: HttpRequest) -> HttpResponse:
 def statistics_figure(request: HttpRequest, name: str) -> HttpResponse:
     selection, errors = _selection(request)
     if errors:
-        return HttpResponse(str(errors), status=400, content_type="text/plain")
+        return _bad_filter(errors)
     svg = figure(name, registry_statistics(selection))
     if svg is None:
         raise Http404("No such figure.")

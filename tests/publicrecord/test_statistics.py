@@ -169,6 +169,16 @@ def test_bad_filters_are_refused_naming_the_field(api, params, field):
     assert field in response.json()
     page = api.get("/statistics/", params).content.decode()
     assert f'data-error-for="{field}"' in page
+    message = f"{field}: {response.json()[field][0]}"
+    # the downloads answer the same sentence, not a Python dict
+    for url in (
+        "/statistics/registry-statistics.csv",
+        "/statistics/figures/method.svg",
+    ):
+        refused = api.get(url, params)
+        assert refused.status_code == 400
+        assert refused["Content-Type"] == "text/plain; charset=utf-8"
+        assert refused.content.decode() == message
 
 
 def test_statistics_are_recomputed_after_a_new_registration(
