@@ -13,6 +13,18 @@ from typing import Any
 from .models import RegistrationVersion
 from .parameters import OUTCOME_PARAMETERS, Parameter
 
+# What the public page and the design PDF of a registered version say of a
+# parameter left unanswered: a registered design is not a draft ("missing").
+NOT_REPORTED_YET = "Not applicable yet: reported after the challenge has run."
+NOT_ANSWERED_AT_REGISTRATION = "Not applicable: not answered at registration."
+
+
+def unanswered_text(parameter: Parameter) -> str:
+    """The sentence for `parameter` unanswered in a registered version."""
+    if parameter.number in {p.number for p in OUTCOME_PARAMETERS}:
+        return NOT_REPORTED_YET
+    return NOT_ANSWERED_AT_REGISTRATION
+
 
 @dataclass(frozen=True)
 class OutcomeAnswer:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
@@ -13,7 +14,8 @@ from ..canonical import canonical_json_bytes, sha256_hex
 from ..completeness import Completeness, Entry, StoredAnswer, compute_completeness
 from ..design import Change, Design, design_of
 from ..models import Challenge
-from ..parameters import GROUPS
+from ..outcome import unanswered_text
+from ..parameters import GROUPS, get_parameter
 from ..planning import PLANNING_QUESTIONS
 from .design_document import (
     CompletenessRow,
@@ -82,6 +84,30 @@ def _sections(
                 )
         sections.append(DesignSection(title=title, groups=tuple(groups)))
     return tuple(sections)
+
+
+def _as_registered(sections: tuple[DesignSection, ...]) -> tuple[DesignSection, ...]:
+    """`sections` of a registered version: an empty answer says what the
+    public page says (registry.outcome.unanswered_text), not "MISSING"."""
+
+    def registered(answer: DesignAnswer) -> DesignAnswer:
+        if answer.state != "missing":
+            return answer
+        text = unanswered_text(get_parameter(answer.number))
+        return dataclasses.replace(answer, state="unanswered", text=text)
+
+    return tuple(
+        dataclasses.replace(
+            section,
+            groups=tuple(
+                dataclasses.replace(
+                    group, answers=tuple(registered(a) for a in group.answers)
+                )
+                for group in section.groups
+            ),
+        )
+        for section in sections
+    )
 
 
 def _completeness_rows(completeness: Completeness) -> tuple[CompletenessRow, ...]:
@@ -226,7 +252,7 @@ def build_design_data_from_document(
         generated_on=today or timezone.localdate(),
         registry_url=registry_url,
         **_completeness_and_planning(completeness, planning),
-        sections=_sections(completeness, answers, changed),
+        sections=_as_registered(_sections(completeness, answers, changed)),
         version_lines=tuple(version_lines),
         changes=tuple(
             (f"Task {c.scope}: " if c.scope else "")

@@ -10,7 +10,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-AnswerState = Literal["answered", "not_applicable", "missing"]
+# "unanswered": left empty in a registered version (text says why, as the page)
+AnswerState = Literal["answered", "not_applicable", "missing", "unanswered"]
 
 
 @dataclass(frozen=True)

@@ -266,6 +266,8 @@ class _Writer:
             flowables += self.lines(answer.text, s.body)
         elif answer.state == "not_applicable":
             flowables += self.lines(f"Not applicable: {answer.text}", s.muted)
+        elif answer.state == "unanswered":
+            flowables += self.lines(answer.text, s.muted)
         else:
             flag = (
                 "required for submission" if answer.required else "optional parameter"

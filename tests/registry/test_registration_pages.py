@@ -704,3 +704,28 @@ def test_year_filters_say_they_filter_the_year_of_registration(client, registrat
     later = registration.created.year + 1
     found = client.get(reverse("registry:public-list") + f"?year={later}").content
     assert b'data-registration="miccai-2027-001"' not in found
+
+
+def test_design_pdf_says_of_unanswered_parameters_what_the_page_says(
+    client, call, organizer, chair
+):
+    """A registered design is not a draft: the page says "not applicable yet"
+    for the outcome and "not answered at registration" otherwise; the PDF
+    printed "MISSING (optional parameter)" for both."""
+    challenge = proposal_with_scheme(call, organizer, SCHEME, skip=OUTCOME | {28})
+    challenge.status = "accepted"
+    challenge.save()
+    register_challenge(challenge=challenge, actor=chair)
+    page = client.get(detail()).content.decode()
+    pdf = client.get(reverse("registry:version-pdf", args=[IDENTIFIER, 1]))
+    text = " ".join(
+        page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages
+    )
+    text = re.sub(r"\s+", " ", text)
+    assert "MISSING" not in text
+    for number, sentence in (
+        (28, "Not applicable: not answered at registration."),
+        (52, "Not applicable yet: reported after the challenge has run."),
+    ):
+        assert f'data-not-applicable="p{number}">{sentence}<' in page
+        assert re.search(rf"{number}\. [^.]+ {re.escape(sentence)}", text)
