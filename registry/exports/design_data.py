@@ -13,7 +13,7 @@ from django.utils import timezone
 from ..canonical import canonical_json_bytes, sha256_hex
 from ..completeness import Completeness, Entry, StoredAnswer, compute_completeness
 from ..design import Change, Design, design_of
-from ..models import Challenge
+from ..models import Challenge, Registration
 from ..outcome import unanswered_text
 from ..parameters import GROUPS, get_parameter
 from ..planning import PLANNING_QUESTIONS
@@ -155,14 +155,37 @@ def build_design_data(
     return DesignDocument(
         challenge_name=challenge.name,
         call_title=challenge.call.title,
-        status=challenge.get_status_display(),
-        revision=challenge.revision,
         organizers=tuple(_person(u) for u in organizers),
         generated_on=today or timezone.localdate(),
         registry_url=registry_url,
+        **_status(challenge),
         **_completeness_and_planning(completeness, planning),
         sections=_sections(completeness, answers),
     )
+
+
+def _status(challenge: Challenge) -> dict[str, Any]:
+    """The cover's status; a registered challenge's names its registration
+    (its review revision beside a registry version would read as one)."""
+    registration = Registration.objects.filter(challenge=challenge).first()
+    if registration is None:
+        return {
+            "status": challenge.get_status_display(),
+            "revision": challenge.revision,
+        }
+    latest = registration.versions.order_by("-number").values_list("number", flat=True)
+    return {
+        "status": f"Registered as {registration.identifier}, "
+        f"version {latest.first()} (the latest)",
+        "revision": 0,
+        "version_lines": (
+            (
+                "Versions",
+                "This document shows the current design. The registry keeps "
+                "each version's own design PDF and SHA-256.",
+            ),
+        ),
+    }
 
 
 def _completeness(

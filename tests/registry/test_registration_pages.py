@@ -729,3 +729,19 @@ def test_design_pdf_says_of_unanswered_parameters_what_the_page_says(
     ):
         assert f'data-not-applicable="p{number}">{sentence}<' in page
         assert re.search(rf"{number}\. [^.]+ {re.escape(sentence)}", text)
+
+
+def test_live_design_pdf_of_a_registered_challenge_names_its_registration(
+    client, registration, organizer, chair
+):
+    """Anyone can download the live design's PDF of a registered challenge;
+    "Registered (revision 1)" beside registry version 2 reads as version 1."""
+    amend(registration, organizer, chair)
+    pdf = client.get(reverse("registry:design-pdf", args=[registration.challenge_id]))
+    assert pdf.status_code == 200
+    cover = re.sub(
+        r"\s+", " ", PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
+    )
+    assert f"Status Registered as {IDENTIFIER}, version 2 (the latest)" in cover
+    assert "(revision" not in cover
+    assert "each version's own design PDF and SHA-256" in cover
