@@ -300,7 +300,8 @@ def analysed_as_registered(
     critical = [d for d in done.deviations or [] if d.get("severity") == "critical"]
     when = done.finished.date() if done.finished else done.created.date()
     evidence = (
-        f"Analysis {done.pk} ({when}) with the registered scheme: "
+        # no run number: a database id counts every challenge's runs
+        f"The latest analysis with the registered scheme ({when}): "
         f"{len(critical)} critical deviation{'s' if len(critical) != 1 else ''}"
     )
     if critical:

@@ -197,3 +197,22 @@ def test_results_criterion_says_when_the_outcome_is_not_published_yet(
     assert ("not published in the record yet" in criterion["evidence"]) is not published
     page = api.get(criterion["link"]).content.decode()
     assert ('id="no-outcome"' in page) is not published
+
+
+def test_results_evidence_names_no_database_id_of_the_analysis(
+    api, call, organizer, chair
+):
+    """ "Analysis 3" on a challenge analysed once reads as two runs hidden; the
+    number is a database id counting every challenge's runs (and no public
+    page shows the runs)."""
+    other = registered(call, organizer, chair, name="Other", scheme=CLEAN_SCHEME)
+    _run(other, [])
+    _run(other, [])
+    registration = registered(call, organizer, chair, name="Run", scheme=CLEAN_SCHEME)
+    run = _run(registration, [])
+    criterion = quality(api, registration.identifier)["results_analysed_as_registered"]
+    day = run.created.date().isoformat()
+    assert criterion["evidence"].startswith(
+        f"The latest analysis with the registered scheme ({day}): 0 critical"
+    )
+    assert f"Analysis {run.pk}" not in criterion["evidence"]
