@@ -36,6 +36,7 @@ from .models import (
 from .permissions import can_view_challenge, is_chair, is_organizer
 from .registration import register_challenge
 from .search import ListingFilters, search_listings
+from .selectors import amendment_numbers
 from .services import TransitionError
 
 
@@ -67,9 +68,14 @@ def registration_data(registration: Registration, *, versions: bool = True) -> d
     return data
 
 
-def amendment_data(amendment: Amendment) -> dict:
+def amendment_data(amendment: Amendment, number: int | None = None) -> dict:
+    """An amendment as JSON; `number` (within its registration, as the page
+    shows it) is looked up when not given."""
+    if number is None:
+        number = amendment_numbers(amendment.registration)[amendment.pk]
     return {
         "id": amendment.pk,
+        "number": number,
         "registration": amendment.registration.identifier,
         "status": amendment.status,
         "base_version": amendment.base_version,
@@ -259,7 +265,8 @@ class AmendmentList(APIView):
             or request.user.is_staff
         ):
             amendments = amendments.filter(status="approved")
-        return Response([amendment_data(a) for a in amendments])
+        numbers = amendment_numbers(registration)
+        return Response([amendment_data(a, numbers[a.pk]) for a in amendments])
 
     @extend_schema(request=AmendmentWrite, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request, identifier: str) -> Response:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.db.models import Q, QuerySet
 
 from .completeness import Completeness, StoredAnswer, compute_completeness
-from .models import Answer, Challenge, Task
+from .models import Answer, Challenge, Registration, Task
 
 
 def answers_of(challenge: Challenge) -> dict[tuple[int | None, int], StoredAnswer]:
@@ -66,3 +66,11 @@ def proposals_of(user) -> QuerySet[Challenge]:
     return Challenge.objects.filter(
         Q(owner=user) | Q(pk__in=co_organized.values("challenge_id"))
     ).select_related("call")
+
+
+def amendment_numbers(registration: Registration) -> dict[int, int]:
+    """Amendment pk → its number within `registration` (1, 2, … in the order
+    proposed, whatever its status): the same for every reader, page and API;
+    the pk counts every registration's amendments."""
+    pks = registration.amendments.order_by("created", "pk").values_list("pk", flat=True)
+    return {pk: number for number, pk in enumerate(pks, start=1)}

@@ -22,6 +22,7 @@ from ..forms.amendment import AmendmentForm
 from ..models import AmendmentStatus, Registration
 from ..permissions import is_chair, is_organizer
 from ..public import amended_design, version_design
+from ..selectors import amendment_numbers
 from ..services import TransitionError
 
 
@@ -56,17 +57,7 @@ def amendment_list(request, identifier: str):
     amendments = registration.amendments.select_related(
         "proposed_by__profile", "decided_by__profile", "version"
     )
-    # numbered within the registration, in the order proposed, the same for
-    # everyone (a database id counts every registration's amendments)
-    numbers = {
-        pk: n
-        for n, pk in enumerate(
-            registration.amendments.order_by("created", "pk").values_list(
-                "pk", flat=True
-            ),
-            start=1,
-        )
-    }
+    numbers = amendment_numbers(registration)
     if not insider:
         amendments = amendments.filter(status=AmendmentStatus.APPROVED)
     for amendment in amendments:

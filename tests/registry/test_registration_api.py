@@ -163,3 +163,26 @@ def test_anonymous_readers_get_the_approved_amendments_the_page_shows(
     refused = api.post(url, {"justification": "x", "challenge": {"2": "x"}}, "json")
     assert refused.status_code in (401, 403)
     assert Amendment.objects.count() == 2
+
+
+def test_amendments_api_gives_the_number_the_page_shows(
+    api, client, accepted, chair, organizer
+):
+    register(api, chair, accepted)
+    url = "/api/v1/registrations/miccai-2027-001/amendments/"
+    api.force_authenticate(organizer)
+    numbers = []
+    for site in ("https://new.example.org", "https://other.example.org"):
+        made = api.post(
+            url, {"justification": "Moved.", "challenge": {"2": site}}, "json"
+        )
+        numbers.append(made.json()["number"])
+    assert numbers == [1, 2]
+    second = Amendment.objects.order_by("pk").last()
+    api.force_authenticate(chair)
+    decided = api.post(f"/api/v1/amendments/{second.pk}/approve/").json()
+    assert decided["number"] == 2
+    api.force_authenticate(None)
+    assert [(a["id"], a["number"]) for a in api.get(url).json()] == [(second.pk, 2)]
+    page = client.get("/registry/miccai-2027-001/amendments/").content.decode()
+    assert '<h2 class="h5 mb-0">Amendment 2</h2>' in page
