@@ -745,3 +745,21 @@ def test_live_design_pdf_of_a_registered_challenge_names_its_registration(
     assert f"Status Registered as {IDENTIFIER}, version 2 (the latest)" in cover
     assert "(revision" not in cover
     assert "each version's own design PDF and SHA-256" in cover
+
+
+def test_public_amendments_page_marks_post_hoc_versions_not_organizer_advice(
+    client, registration, organizer, chair
+):
+    """Readers see which amendments came after the results (as the versions
+    list does); the advice on what approving will do is for the organizers."""
+    before = amend(registration, organizer, chair)
+    ResultsVersionFactory(registration=registration, uploaded_by=organizer)
+    after = amend(registration, organizer, chair)
+    url = reverse("registry:amendments", args=[IDENTIFIER])
+    page = lxml.html.fromstring(client.get(url).content)
+    marked = page.xpath("//article[.//*[@data-post-hoc]]/@data-amendment")
+    assert marked == [str(after.pk)]
+    assert str(before.pk) not in marked
+    assert "will be marked" not in page.text_content()
+    client.force_login(organizer)
+    assert "will be marked" in client.get(url).content.decode()
