@@ -16,7 +16,7 @@ from .parameters import OUTCOME_PARAMETERS, Parameter
 # What the public page and the design PDF of a registered version say of a
 # parameter left unanswered: a registered design is not a draft ("missing").
 NOT_REPORTED_YET = "Not applicable yet: reported after the challenge has run."
-NOT_ANSWERED_AT_REGISTRATION = "Not applicable: not answered at registration."
+NOT_ANSWERED_AT_REGISTRATION = "Not answered at registration."
 
 
 def unanswered_text(parameter: Parameter) -> str:

@@ -711,7 +711,9 @@ def test_design_pdf_says_of_unanswered_parameters_what_the_page_says(
 ):
     """A registered design is not a draft: the page says "not applicable yet"
     for the outcome and "not answered at registration" otherwise; the PDF
-    printed "MISSING (optional parameter)" for both."""
+    printed "MISSING (optional parameter)" for both. An unanswered parameter is
+    not "not applicable": the quality profile counts it as missing and the
+    statistics not as not applicable."""
     challenge = proposal_with_scheme(call, organizer, SCHEME, skip=OUTCOME | {28})
     challenge.status = "accepted"
     challenge.save()
@@ -723,8 +725,9 @@ def test_design_pdf_says_of_unanswered_parameters_what_the_page_says(
     )
     text = re.sub(r"\s+", " ", text)
     assert "MISSING" not in text
+    assert "Not applicable: not answered" not in page + text
     for number, sentence in (
-        (28, "Not applicable: not answered at registration."),
+        (28, "Not answered at registration."),
         (52, "Not applicable yet: reported after the challenge has run."),
     ):
         assert f'data-not-applicable="p{number}">{sentence}<' in page
