@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from registry.numbers import percent_text
+
 MAX_BARS = 20  # of a distribution figure
 FONT = "font-family='system-ui, sans-serif' font-size='12'"
 
@@ -130,6 +132,16 @@ def bar_chart(
     return "".join(parts)
 
 
+def share_text(done: int, total: int) -> str:
+    """`done` of `total` as a percentage: whole when it is ("50 %"), else with
+    one decimal, never rounded to 100 % or 0 % (199 of 200 read "100 %")."""
+    if not total:
+        return "–"
+    if (100 * done) % total == 0:
+        return f"{100 * done // total} %"
+    return percent_text(min(max(done / total, 0.001), 0.999))
+
+
 def completeness_figure(parameters: Sequence[dict], *, layout: Layout = WIDE) -> str:
     """Share of registered designs answering each parameter (`004` Fig. 5.1),
     followed (orange) by the share marking it not applicable."""
@@ -137,7 +149,7 @@ def completeness_figure(parameters: Sequence[dict], *, layout: Layout = WIDE) ->
         Bar(
             f"{p['number']}. {p['name']}",
             p["share"],
-            f"{round(100 * p['share'])} % ({p['answered']}/{p['total']})",
+            f"{share_text(p['answered'], p['total'])} ({p['answered']}/{p['total']})",
             p["not_applicable"] / p["total"] if p["total"] else 0.0,
         )
         for p in parameters

@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from registry.models import Registration
 
-from ..figures import NARROW, figure
+from ..figures import NARROW, figure, share_text
 from ..models import Feedback
 from ..quality import quality_profile
 
@@ -34,3 +34,9 @@ def narrow_figure(name: str, stats: dict) -> SafeString:
     """The statistics figure `name` laid out for a phone's width (labels above
     the bars). Built by publicrecord.figures, which escapes every label."""
     return mark_safe(figure(name, stats, layout=NARROW) or "")
+
+
+@register.simple_tag
+def share(done: int, total: int) -> str:
+    """A share as the statistics figures print it (figures.share_text)."""
+    return share_text(done, total)

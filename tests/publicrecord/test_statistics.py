@@ -296,3 +296,44 @@ def test_csv_says_its_encoding(api, call, organizer, chair):
         response = api.get(url)
         assert response["Content-Type"] == "text/csv; charset=utf-8"
         assert "MICCAI 2027 (Montréal)" in response.content.decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("answered", "total", "text"),
+    [
+        (199, 200, "99.5 %"),
+        (1999, 2000, "99.9 %"),
+        (1, 2000, "0.1 %"),
+        (2000, 2000, "100 %"),
+        (0, 5, "0 %"),
+        (1, 2, "50 %"),
+        (1, 3, "33.3 %"),
+        (0, 0, "–"),
+    ],
+)
+def test_a_share_reads_100_or_0_percent_only_when_it_is(answered, total, text):
+    """Rounded, 199 of 200 designs printed "100 %" beside "199/200"."""
+    from publicrecord.figures import completeness_figure, share_text
+
+    assert share_text(answered, total) == text
+    row = {
+        "number": 1,
+        "name": "Name",
+        "answered": answered,
+        "total": total,
+        "not_applicable": 0,
+        "share": answered / total if total else 0.0,
+    }
+    if total:
+        assert f"{text} ({answered}/{total})" in completeness_figure([row])
+
+
+def test_statistics_table_prints_the_share_as_the_figure_does(
+    client, call, organizer, chair
+):
+    registered(call, organizer, chair, name="Alpha", skip={38})
+    registered(call, organizer, chair, name="Beta")
+    registered(call, organizer, chair, name="Gamma")
+    page = lxml.html.fromstring(client.get("/statistics/").content)
+    share = page.xpath("//tr[@data-parameter='38']/td[@data-label='Share']")[0]
+    assert share.text_content() == "66.7 %"
