@@ -204,12 +204,14 @@ def _decision_data(decision) -> dict:
 
 class DecisionView(ReviewAPIView):
     @extend_schema(
-        summary="Decisions so far; chairs also get a draft letter",
+        summary="Decisions so far (chairs, organizers and the proposal's "
+        "reviewers; others get none); chairs also get a draft letter",
         responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
-        data = {"decisions": [_decision_data(d) for d in challenge.decisions.all()]}
+        decisions = selectors.decisions_visible_to(request.user, challenge)
+        data = {"decisions": [_decision_data(d) for d in decisions]}
         if selectors.sees_identities(request.user, challenge):
             data["draft_letter"] = selectors.draft_decision_letter(challenge)
         return Response(data)

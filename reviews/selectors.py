@@ -92,6 +92,19 @@ def reviews_visible_to(user, challenge: Challenge) -> list[Review]:
     return []
 
 
+def decisions_visible_to(user, challenge: Challenge) -> QuerySet:
+    """The decisions `user` may read: the chairs', the organizers' and the
+    proposal's reviewers'. A letter quotes the reviews, which nobody else
+    reads, even once the design is registered and public."""
+    decisions = challenge.decisions.all()
+    if sees_identities(user, challenge) or is_organizer(user, challenge):
+        return decisions
+    mine = assignment_of(user, challenge)
+    if mine is not None and mine.status in ACTIVE_ASSIGNMENT_STATES:
+        return decisions
+    return decisions.none()
+
+
 def review_data(review: Review, *, viewer, challenge: Challenge, labels) -> dict:
     """A review as `viewer` may see it (blind unless chair/staff)."""
     assignment = review.assignment

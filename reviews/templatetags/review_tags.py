@@ -66,7 +66,7 @@ def review_panel(context, challenge) -> dict:
     return {
         "challenge": challenge,
         "history": selectors.history_of(challenge, viewer=user),
-        "decisions": challenge.decisions.all(),
+        "decisions": selectors.decisions_visible_to(user, challenge),
         "reviews": selectors.visible_review_data(user, challenge),
         "is_organizer": is_organizer(user, challenge),
         "is_chair": selectors.sees_identities(user, challenge),

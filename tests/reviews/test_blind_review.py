@@ -1,9 +1,13 @@
 """Blind review: who sees which review, and never reviewers' names unless chair."""
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from registry.models import Challenge, StatusChange
+from registry.registration import register_challenge
 from reviews import services
+from tests.factories import UserFactory
 from tests.reviews.conftest import (
     assert_conflict,
     client_for,
@@ -209,3 +213,44 @@ def test_decision_on_decided_proposal_is_a_conflict(under_review):
     body = {"decision": "reject", "letter": "No.", "confirm": True}
     assert chair.post(url, body, format="json").status_code == 201
     assert_conflict(chair.post(url, body, format="json"), "rejected")
+
+
+def test_decision_letters_stay_with_the_review_once_the_design_is_public(
+    under_review,
+):
+    """A letter quotes the reviews: on a registered (public) design its
+    organizers, chairs and reviewers read it, other signed-in users do not,
+    on the overview page or in the API."""
+    review(under_review, under_review.tech1)
+    services.decide(
+        confirm=True,  # one review of three
+        challenge=under_review.challenge,
+        actor=under_review.chair,
+        decision="accept",
+        letter="Reviewer 1 asks for a missing-data rule.",
+    )
+    register_challenge(challenge=under_review.challenge, actor=under_review.chair)
+    overview = reverse("registry:overview", args=[under_review.challenge.pk])
+    people = {
+        "organizer": under_review.organizer,
+        "chair": under_review.chair,
+        "reviewer": under_review.tech1,
+        "stranger": UserFactory(),
+    }
+    seen = {}
+    for who, user in people.items():
+        api = get_from_challenge(under_review, user, "decision/")
+        page = Client()
+        page.force_login(user)
+        html = page.get(overview).content.decode()
+        seen[who] = (
+            [d["letter"] for d in api.json()["decisions"]],
+            "asks for a missing-data rule" in html,
+        )
+    letter = ["Reviewer 1 asks for a missing-data rule."]
+    assert seen == {
+        "organizer": (letter, True),
+        "chair": (letter, True),
+        "reviewer": (letter, True),
+        "stranger": ([], False),
+    }
