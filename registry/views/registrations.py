@@ -215,7 +215,7 @@ def _comparison(request, by_number) -> dict:
     for key in ("from", "to"):
         number = _number(request.GET.get(key))
         if number not in by_number:
-            return {"error": f"{key}: choose one of the versions 1–{len(by_number)}."}
+            return {"error": f"{key}: {_version_choice(len(by_number))}"}
         numbers[key] = number
     changes = diff_designs(
         version_design(by_number[numbers["from"]]),
@@ -229,6 +229,12 @@ def _comparison(request, by_number) -> dict:
         "changes": changes,
         "justification": to.justification if adjacent else "",
     }
+
+
+def _version_choice(count: int) -> str:
+    if count == 1:
+        return "this design has one version so far: 1."
+    return f"choose one of the versions 1–{count}."
 
 
 @require_GET

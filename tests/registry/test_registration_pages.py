@@ -277,6 +277,12 @@ def test_public_detail_shows_post_hoc_badge(client, registration, organizer, cha
     assert 'data-post-hoc="1"' not in body
 
 
+def test_comparing_a_design_of_one_version_says_so(client, registration):
+    bad = client.get(detail() + "?from=1&to=2").content.decode()
+    assert "to: this design has one version so far: 1." in bad
+    assert "1–1" not in bad
+
+
 def test_public_detail_compare_any_two_versions(client, registration, organizer, chair):
     amend(registration, organizer, chair)
     amend(registration, organizer, chair, challenge={"5": "A new description."})
