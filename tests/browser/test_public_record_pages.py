@@ -34,3 +34,36 @@ def test_public_record_pages_raise_no_csp_violation(page):
     page.goto(f"/registry/{registration.identifier}/feedback/")
     page.wait_for_load_state("networkidle")
     assert violations == []
+
+
+@pytest.mark.parametrize("layout", ["WIDE", "NARROW"])
+def test_statistics_figure_values_fit_in_the_figure(browser, layout):
+    """At 10 000 designs a value reads "99.9 % (9990/10000)": the browser draws
+    every text of the figure inside its viewBox (an SVG clips what is outside)."""
+    from publicrecord import figures
+
+    parameters = [
+        {
+            "number": n,
+            "name": f"Parameter {n}",
+            "share": (10_000 - n) / 10_000,
+            "answered": 10_000 - n,
+            "total": 10_000,
+            "not_applicable": n,
+        }
+        for n in (1, 2, 53)
+    ]
+    svg = figures.completeness_figure(parameters, layout=getattr(figures, layout))
+    page = browser.new_page()
+    page.set_content(f"<div style='width: 342px'>{svg}</div>")
+    overflow = page.evaluate(
+        """() => {
+            const svg = document.querySelector("svg");
+            const width = svg.viewBox.baseVal.width;
+            return [...svg.querySelectorAll("text")]
+                .map((t) => [t.textContent, t.getBBox().x + t.getBBox().width - width])
+                .filter(([, over]) => over > 0);
+        }"""
+    )
+    page.close()
+    assert overflow == []
