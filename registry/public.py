@@ -117,6 +117,7 @@ class DocPart:
     scheme: list[tuple[str, Any]] | None = None
     scheme_changed: bool = False
     scheme_sentences: dict[str, str] = field(default_factory=dict)
+    anchor: str = ""  # prefixes the ids of a task's rows: "t2" (its position)
 
 
 def _rows(section, answers: dict[int, DesignAnswer], scope, changed) -> list[DocRow]:
@@ -161,7 +162,7 @@ def design_parts(design: Design, *, changes: Sequence[Change] = ()) -> list[DocP
             [(s, _rows(s, top, None, changed)) for s in sections_at("challenge")],
         )
     ]
-    for task in design.tasks:
+    for position, task in enumerate(design.tasks, start=1):
         answers = {a.number: a for a in task.answers}
         parts.append(
             DocPart(
@@ -172,6 +173,7 @@ def design_parts(design: Design, *, changes: Sequence[Change] = ()) -> list[DocP
                 ],
                 scheme=flatten(task.scheme) if task.scheme else None,
                 scheme_changed=(task.name, None) in changed,
+                anchor=f"t{position}",
             )
         )
     return parts

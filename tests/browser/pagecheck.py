@@ -40,6 +40,13 @@ STACKED_WITHOUT_ROLES = """() => [...document.querySelectorAll("table.table-stac
       (node) => node.closest("table") === table && !node.getAttribute("role")))
   .map((table) => table.id || table.className)"""
 
+# An id names one element: a repeated one sends links and labels to the first.
+REPEATED_IDS = """() => {
+  const seen = {};
+  for (const e of document.querySelectorAll("[id]")) seen[e.id] = (seen[e.id] || 0) + 1;
+  return Object.keys(seen).filter((id) => seen[id] > 1).slice(0, 5);
+}"""
+
 _axe = Axe()
 
 
@@ -65,6 +72,9 @@ class PageCheck:
         text = page.inner_text("body")
         for found in SEED_CODES.findall(text):
             self.problems.append(f"{path}: seed code or placeholder {found!r}")
+        repeated = page.evaluate(REPEATED_IDS)
+        if repeated:
+            self.problems.append(f"{path}: ids used more than once {repeated}")
         unroled = page.evaluate(STACKED_WITHOUT_ROLES)
         if unroled:
             self.problems.append(f"{path}: stacked tables without ARIA roles {unroled}")
