@@ -351,7 +351,6 @@ def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:
         cases = rows["case"].nunique()
         algorithms = sorted(rows["algorithm"].unique())
         metrics = sorted(rows["metric"].unique())
-        expected_cells = cases * len(algorithms) * len(metrics)
         present = int(rows["value"].notna().sum())
         tasks[task_name] = {
             "cases": cases,
@@ -360,7 +359,8 @@ def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:
                 for alg, group in rows.groupby("algorithm", sort=True)
             },
             "metrics": metrics,
-            "missing_cells": expected_cells - present,
+            "missing_cells": expected_cells(rows, len(algorithms), len(metrics))
+            - present,
             "registered_test_cases": registered.test_cases if registered else None,
         }
         if registered is None:
@@ -382,6 +382,14 @@ def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:
             )
         )
     return Preview(rows=len(frame), tasks=tasks, findings=tuple(findings), frame=frame)
+
+
+def expected_cells(rows: pd.DataFrame, algorithms: int, metrics: int) -> int:
+    """The values a task's rows should hold: each target's cases (as the
+    engine ranks a target on the cases it has) x algorithms x metrics; a case
+    segmented for several targets counts once per target."""
+    cases = rows.groupby("target", observed=True, sort=False)["case"].nunique()
+    return int(cases.sum()) * algorithms * metrics
 
 
 def _task_findings(task_name, rows, registered, cases) -> list[Finding]:
