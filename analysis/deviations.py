@@ -18,6 +18,8 @@ Rules (stated, so readers know what "suspected" means):
   under an alternative scheme of the robustness audit.
 - `missing_cases`: every algorithm with missing results, per target with its
   share, and for a task with several targets one summary over the task.
+- `task_without_results`: a registered task with no row in the results (the
+  report ranks only the tasks it is given).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ def find_deviations(
     """All deviations, most severe first (stable order within a severity)."""
     found: list[Deviation] = []
     found += scheme_changes(design, executed)
+    found += task_deviations(design, frame)
     found += metric_deviations(design, frame)
     found += case_count_deviations(design, frame)
     found += missing_case_deviations(frame)
@@ -116,6 +119,23 @@ def scheme_changes(design: RegisteredDesign, executed) -> list[Deviation]:
                 )
             )
     return out
+
+
+def task_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Deviation]:
+    """Registered tasks without a row in the results: the report ranks only
+    the tasks it is given, so one left out is named here."""
+    observed = sorted(str(t) for t in frame["task"].unique())
+    return [
+        Deviation(
+            "task_without_results",
+            WARNING,
+            f"Registered task {task} has no results.",
+            sorted(design.tasks),
+            observed,
+            task,
+        )
+        for task in sorted(set(design.tasks) - set(observed))
+    ]
 
 
 def metric_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Deviation]:

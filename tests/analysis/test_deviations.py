@@ -336,3 +336,21 @@ def test_unstable_winners_of_a_merged_output_in_key_and_task_order():
     found = unstable_winner(output)
     assert [(d.task, d.observed) for d in found] == [("Liver", 0.6), ("Liver", 0.5)]
     assert found[0].message.startswith("Task Liver (DSC)")
+
+
+def test_a_registered_task_without_results_is_a_deviation():
+    # The report ranks only the tasks in the file: a registered task left out
+    # must be named, not silently missing from a "no deviations" summary.
+    registered = design(tasks={"Liver": task(), "Kidney": task("Kidney")})
+    found = find_deviations(
+        design=registered, executed={"Liver": SCHEME}, frame=results(), output={}
+    )
+    assert codes(found) == ["task_without_results"]
+    (missing,) = found
+    assert missing.severity == "warning"
+    assert missing.task == "Kidney"
+    assert missing.message == "Registered task Kidney has no results."
+    assert (missing.registered, missing.observed) == (
+        ["Kidney", "Liver"],
+        ["Liver"],
+    )
