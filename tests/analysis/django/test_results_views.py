@@ -332,3 +332,11 @@ def test_upload_larger_than_the_limit_is_refused_by_its_size(
     assert response.status_code == 400
     assert "the limit is 100 bytes" in response.content.decode()
     assert staged_files() == []
+
+
+def test_upload_help_names_the_meta_columns_visibly(organizer_client):
+    # help_text is not escaped by Django: a bare <name> became an unknown HTML
+    # tag, and the page read "meta:)."
+    html = organizer_client.get(UPLOAD).content.decode()
+    assert "interaction, meta:&lt;name&gt;)." in html
+    assert "<name>" not in html
