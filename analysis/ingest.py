@@ -284,21 +284,22 @@ def _sheet_frame(sheet) -> pd.DataFrame:
     width = len(header)
     _check_shape(rows=0, columns=width)
     body: list[list[str]] = []
-    blank_run = 0
+    lines: list[int] = []
     for number, row in enumerate(rows, start=2):
         cells = _trimmed(row)
         if len(cells) > width:
             raise UploadError(
                 [f"Row {number} has {len(cells)} cells; the header has {width}."]
             )
-        if not cells:
-            blank_run += 1
-            continue
-        body.extend([[""] * width] * blank_run)
-        blank_run = 0
-        body.append([_cell_text(c) for c in cells] + [""] * (width - len(cells)))
+        texts = [_cell_text(c) for c in cells]
+        if not any(text.strip() for text in texts):
+            continue  # a blank row, skipped as a CSV's blank line is
+        body.append(texts + [""] * (width - len(texts)))
+        lines.append(number)
         _check_shape(rows=len(body), columns=width)
     frame = pd.DataFrame(body, columns=[_cell_text(c).strip() for c in header])
+    if lines != list(range(2, len(lines) + 2)):
+        frame.attrs["lines"] = np.asarray(lines, dtype=np.int64)  # the sheet's rows
     return frame.astype(str) if len(frame) else frame
 
 
