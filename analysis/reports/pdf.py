@@ -176,6 +176,26 @@ def _cell(text: str, width: float, header: bool) -> str | Paragraph:
     return Paragraph(escape(text), _styles()["head" if header else "cell"])
 
 
+def _header_words_fitted(widths: list[float], header: Sequence[Any]) -> list[float]:
+    """Column widths that hold each header's longest word on one line (a
+    narrow column printed "Missin" over "g"), the width taken from columns
+    with room to spare; as given when there is not enough room."""
+    _, bold = _fonts()
+    need = [
+        max((pdfmetrics.stringWidth(w, bold, 7.5) for w in _fmt(h).split()), default=0)
+        + 4.5  # the cell's padding, and a little for rounding
+        for h in header
+    ]
+    short = sum(max(0.0, n - w) for n, w in zip(need, widths, strict=True))
+    spare = sum(max(0.0, w - n) for n, w in zip(need, widths, strict=True))
+    if not short or spare < short:
+        return widths
+    return [
+        n if w <= n else w - (w - n) * short / spare
+        for n, w in zip(need, widths, strict=True)
+    ]
+
+
 def _table(
     rows: Sequence[Sequence[Any]],
     widths: Sequence[float],
@@ -185,7 +205,7 @@ def _table(
 ) -> Table:
     """A table of escaped text; first row is the header (repeated on breaks)."""
     scale = total / sum(widths)
-    col_widths = [w * scale for w in widths]
+    col_widths = _header_words_fitted([w * scale for w in widths], rows[0])
     body = [
         [_cell(_fmt(c), w, i == 0) for c, w in zip(row, col_widths, strict=True)]
         for i, row in enumerate(rows)

@@ -385,3 +385,13 @@ def test_case_figures_drawn_from_the_ranks_alone_are_taken_only_for_equal_ranks(
     mixed = build_report_figures(results, output, workers=1, drawn=stale)
     taken = [f.task for f in mixed if f.pdf == marked and f.task is not None]
     assert sorted(taken) == sorted(t for t in tasks if t != first for _ in range(3))
+
+
+def test_table_headers_never_break_inside_a_word(ideal_run):
+    # With a target column the appendix' "Missing" column was narrower than
+    # the word, printed "Missin" over "g".
+    results, _ = ideal_run
+    with_targets = results.assign(target="left kidney")
+    data = _data(ideal_run, statistics=descriptive_statistics(with_targets))
+    appendix = pdf_pages(render_report_pdf(data))[-1]
+    assert "Target Metric Algorithm n Missing Mean SD Median IQR" in appendix
