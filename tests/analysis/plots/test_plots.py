@@ -486,3 +486,14 @@ def test_ranking_methods_tied_names_share_one_label():
     ranking = {"A": 1, "B": 2, "C": 2, "D": 4, "E": 4, "F": 4, "G": 4, "H": 4}
     labels = _names_by_rank(ranking, list(ranking))
     assert labels == {1.0: "A", 2.0: "B, C", 4.0: "D, E, F +2 more"}
+
+
+def test_ranks_across_tasks_name_the_order_they_use(ideal):
+    _, output = ideal
+    entry = output["rankings"]["DSC"]
+    with_consensus = plots.rank_blobs_across_tasks(entry)
+    assert with_consensus.axes[0].get_xlabel() == "Algorithm (ordered by consensus)"
+    # a scheme without consensus: the report says there is none, and the
+    # figure's order is the mean task rank (it said "ordered by consensus")
+    without = plots.rank_blobs_across_tasks({**entry, "consensus": None})
+    assert without.axes[0].get_xlabel() == "Algorithm (ordered by mean task rank)"
