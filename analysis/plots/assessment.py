@@ -370,9 +370,16 @@ def per_case_rank_counts(x: np.ndarray, *, higher_is_better: bool) -> np.ndarray
 def draw_heatmap(ax, x: np.ndarray, algs: list[str], *, higher_is_better: bool):
     m = len(algs)
     counts = per_case_rank_counts(x, higher_is_better=higher_is_better)
-    # interpolation "none": the PDF embeds one pixel per cell, drawn as vectors
+    # interpolation "none": the PDF embeds one pixel per cell, drawn as vectors;
+    # the scale starts at 0 so the lightest colour means no case in every panel
     image = ax.imshow(
-        counts, cmap="viridis_r", aspect="auto", origin="upper", interpolation="none"
+        counts,
+        cmap="viridis_r",
+        aspect="auto",
+        origin="upper",
+        interpolation="none",
+        vmin=0,
+        vmax=max(1.0, float(counts.max())),
     )
     x_labels(ax, [short_label(a) for a in algs])
     ranks = [str(i) for i in range(1, m + 1)]

@@ -497,3 +497,24 @@ def test_ranks_across_tasks_name_the_order_they_use(ideal):
     # figure's order is the mean task rank (it said "ordered by consensus")
     without = plots.rank_blobs_across_tasks({**entry, "consensus": None})
     assert without.axes[0].get_xlabel() == "Algorithm (ordered by mean task rank)"
+
+
+def test_heatmap_colours_count_from_zero():
+    # Each of A and B is first in 2 of 4 cases: every cell counts 2. The scale
+    # started at the smallest count, so in a panel without an empty cell the
+    # lightest colour meant "5 cases" where the panel beside it meant "none".
+    results = pd.DataFrame(
+        {
+            "task": "T",
+            "case": ["c1", "c1", "c2", "c2", "c3", "c3", "c4", "c4"],
+            "algorithm": ["A", "B"] * 4,
+            "metric": "DSC",
+            "value": [0.9, 0.8, 0.7, 0.8, 0.9, 0.6, 0.5, 0.6],
+        }
+    )
+    fig = plots.ranking_heatmap(
+        results, task="T", metric="DSC", ranks={"A": 1, "B": 2}, higher_is_better=True
+    )
+    image = fig.axes[0].images[0]
+    assert image.get_array().tolist() == [[2, 2], [2, 2]]
+    assert (image.norm.vmin, image.norm.vmax) == (0, 2)
