@@ -425,12 +425,14 @@ def _task_findings(task_name, rows, registered, cases) -> list[Finding]:
                     task_name,
                 )
             )
-        missing = int(group["value"].isna().sum())
+        # empty values and absent rows alike, of the cells the task should hold
+        expected = expected_cells(rows, rows["algorithm"].nunique(), 1)
+        missing = expected - int(group["value"].notna().sum())
         if missing:
             findings.append(
                 Finding(
                     "missing_values",
-                    f"{missing} missing {metric} value(s) of {len(group)}.",
+                    f"{missing} missing {metric} value(s) of {expected}.",
                     task_name,
                 )
             )

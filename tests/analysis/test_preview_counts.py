@@ -75,3 +75,18 @@ def test_missing_cells_without_targets_count_absent_rows_and_empty_values():
         if (case, algorithm) != (3, "A")
     ]
     assert preview_of(rows).tasks["Brain"]["missing_cells"] == 3
+
+
+def test_missing_values_finding_counts_absent_rows_too():
+    # B has no row for c3 and an empty value for c0: 2 of 8 DSC cells are
+    # missing (the finding said "1 missing DSC value(s) of 7", the rows).
+    rows = [
+        ("Brain", "", f"c{case}", algorithm, "DSC", "" if case == 0 else "0.8")
+        for case in range(4)
+        for algorithm in ("A", "B")
+        if (case, algorithm) != (3, "B") and (case, algorithm) != (0, "A")
+    ] + [("Brain", "", "c0", "A", "DSC", "0.9")]
+    preview = preview_of(rows)
+    (finding,) = [f for f in preview.findings if f.code == "missing_values"]
+    assert finding.message == "2 missing DSC value(s) of 8."
+    assert preview.tasks["Brain"]["missing_cells"] == 2
