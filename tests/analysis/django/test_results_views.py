@@ -210,6 +210,28 @@ def test_bootstrap_percentiles_read_as_in_the_pdf(organizer_client, results):
     assert "4.0250000" not in html
 
 
+def test_scores_and_taus_read_as_in_the_pdf(organizer_client, results):
+    """The page printed scores to 4 places and τ to 3 with trailing zeros
+    (1.1429, 7.0000, 1.000) where the PDF prints 1.143, 7 and 1."""
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    rankings = run.output["rankings"]["DSC"]
+    brain = rankings["tasks"]["Brain"]
+    first, second = sorted(brain["scores"])[:2]
+    brain["scores"].update({first: 8 / 7, second: 7.0})
+    brain["kendall_tau"].update(median=1.0, lower=0.92857142, upper=1.0)
+    for alternative in brain["audit"]["alternatives"]:
+        alternative["kendall_tau"] = 0.9636363
+    run.save(update_fields=["output"])
+    html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    assert 'data-label="Score">1.143</td>' in html
+    assert 'data-label="Score">7</td>' in html
+    assert "median 1,\n        95 % interval [0.929, 1]" in html
+    assert 'data-label="Kendall\'s τ">0.964</td>' in html
+    for padded in ("1.1429", "7.0000", "1.000"):
+        assert padded not in html
+
+
 def test_exploratory_run_has_the_banner(organizer_client, results):
     scheme = {**SCHEME, "method": "aggregate_then_rank", "aggregate": "median"}
     scheme.pop("test")
