@@ -198,14 +198,10 @@ def read_upload(name: str, data: bytes) -> pd.DataFrame:
         return _read_xlsx(data)
     if not lower.endswith(CSV_TYPES):
         raise UploadError(["Upload a .csv or .xlsx file."])
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UploadError([f"The CSV is not UTF-8 (byte {exc.start})."]) from None
     _check_csv_shape(data)
     try:
         return read_results(io.BytesIO(data))
-    except ResultsError as exc:  # separator, field counts, … (named by line)
+    except ResultsError as exc:  # encoding, separator, field counts, … (by line)
         raise UploadError(exc.errors) from None
 
 

@@ -258,3 +258,17 @@ def test_a_workbook_error_after_blank_rows_names_the_sheet_row():
         "line 5: value 'x' is not a number; expected a number such as 0.93, or an "
         "empty cell for a missing result"
     ]
+
+
+def test_a_csv_that_is_not_utf8_names_its_line_and_the_fix():
+    # Excel's plain "CSV" is Windows-1252: the page said only "The CSV is not
+    # UTF-8 (byte 54)", neither the line nor how to save it.
+    data = "task,case,algorithm,metric,value\nBrain,c1,Jürgen,DSC,0.9\n".encode(
+        "cp1252"
+    )
+    with pytest.raises(ingest.UploadError) as refused:
+        ingest.read_upload("r.csv", data)
+    assert refused.value.errors == [
+        "line 2: the file is not UTF-8 text (found byte 0xfc); expected UTF-8: "
+        "save it as 'CSV UTF-8' (in a spreadsheet: Save as > CSV UTF-8)"
+    ]
