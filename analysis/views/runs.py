@@ -39,11 +39,18 @@ def _body_context(run, user) -> dict:
         "sections": ranking_sections(run.pk, run.output) if has_output else [],
         "tables": [
             (name, f"{reverse('api:tables', args=[run.pk])}?table={name}")
-            for name in TABLES
+            for name in _offered_tables(run.output)
         ]
         if has_output
         else [],
     }
+
+
+def _offered_tables(output) -> list[str]:
+    """The downloads with rows: no consensus table when the scheme has none."""
+    reader = AnalysisOutput.of(output)
+    has_consensus = any(reader.consensus(key) for key in reader.keys)
+    return [name for name in TABLES if name != "consensus" or has_consensus]
 
 
 @login_required

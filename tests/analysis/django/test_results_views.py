@@ -232,6 +232,22 @@ def test_scores_and_taus_read_as_in_the_pdf(organizer_client, results):
         assert padded not in html
 
 
+def test_downloads_offer_a_consensus_table_only_when_there_is_one(
+    organizer_client, results
+):
+    # Without a consensus the link gave a CSV of one empty line.
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    link = f"/api/v1/analyses/{run.pk}/tables/?table=consensus"
+    assert link in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    for ranking in run.output["rankings"].values():
+        ranking.pop("consensus", None)
+    run.save(update_fields=["output"])
+    html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    assert link not in html
+    assert "table=rankings" in html
+
+
 def test_exploratory_run_has_the_banner(organizer_client, results):
     scheme = {**SCHEME, "method": "aggregate_then_rank", "aggregate": "median"}
     scheme.pop("test")
