@@ -260,6 +260,40 @@ def _ci_columns(block: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
     return row
 
 
+def _ranking_rows(
+    key: str, task: str, target: str, block: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """One row per algorithm of a task's ranking (``target`` "") or of one of
+    its targets (ranks, scores, rank intervals; the bootstrap summaries are
+    the task's, so a target's are empty)."""
+    tau = block.get("kendall_tau") or {}
+    rows = []
+    for algorithm in sorted(
+        block["ranks"],
+        key=lambda a, r=block["ranks"]: (r[a] is None, r[a] or 0, a),
+    ):
+        boot = (block.get("bootstrap") or {}).get(algorithm) or {}
+        rows.append(
+            {
+                "ranking": key,
+                "task": task,
+                "target": target,
+                "algorithm": algorithm,
+                "rank": block["ranks"][algorithm],
+                "score": block["scores"].get(algorithm),
+                "bootstrap_median_rank": boot.get("median"),
+                "bootstrap_lower": boot.get("lower"),
+                "bootstrap_upper": boot.get("upper"),
+                **_ci_columns(block, algorithm),
+                "winner_stability": block.get("winner_stability"),
+                "kendall_tau_median": tau.get("median"),
+                "kendall_tau_lower": tau.get("lower"),
+                "kendall_tau_upper": tau.get("upper"),
+            }
+        )
+    return rows
+
+
 def report_tables(
     output: Mapping[str, Any],
     *,
@@ -270,9 +304,10 @@ def report_tables(
     Returns
     -------
     dict
-        ``rankings`` (one row per ranking key, task and algorithm: rank, score,
-        bootstrap median and 95 % interval, the rank CI of every method, the
-        task's winner stability and Kendall's τ summary), ``consensus`` and
+        ``rankings`` (one row per ranking key, task, target ("" for the
+        task's own ranking) and algorithm: rank, score, bootstrap median and
+        95 % interval, the rank CI of every method, the task's winner
+        stability and Kendall's τ summary), ``consensus`` and
         ``descriptive_statistics`` (when ``statistics`` are given).
     """
     rankings: list[dict[str, Any]] = []
@@ -280,29 +315,9 @@ def report_tables(
     out = AnalysisOutput.of(output)
     for key in out.keys:
         for task, block in out.tasks(key).items():
-            tau = block.get("kendall_tau") or {}
-            for algorithm in sorted(
-                block["ranks"],
-                key=lambda a, r=block["ranks"]: (r[a] is None, r[a] or 0, a),
-            ):
-                boot = (block.get("bootstrap") or {}).get(algorithm) or {}
-                rankings.append(
-                    {
-                        "ranking": key,
-                        "task": task,
-                        "algorithm": algorithm,
-                        "rank": block["ranks"][algorithm],
-                        "score": block["scores"].get(algorithm),
-                        "bootstrap_median_rank": boot.get("median"),
-                        "bootstrap_lower": boot.get("lower"),
-                        "bootstrap_upper": boot.get("upper"),
-                        **_ci_columns(block, algorithm),
-                        "winner_stability": block.get("winner_stability"),
-                        "kendall_tau_median": tau.get("median"),
-                        "kendall_tau_lower": tau.get("lower"),
-                        "kendall_tau_upper": tau.get("upper"),
-                    }
-                )
+            rankings += _ranking_rows(key, task, "", block)
+            for target, t_block in (block.get("targets") or {}).items():
+                rankings += _ranking_rows(key, task, target, t_block)
         key_consensus = out.consensus(key)
         for algorithm, rank in key_consensus.get("ranks", {}).items():
             consensus.append(

@@ -254,7 +254,7 @@ def test_report_pdf_has_every_section_and_tables_download(
     assert (
         csv.content.decode()
         .splitlines()[0]
-        .startswith("ranking,task,algorithm,rank,score")
+        .startswith("ranking,task,target,algorithm,rank,score")
     )
 
 

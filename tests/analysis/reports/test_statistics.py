@@ -94,3 +94,42 @@ def test_a_merged_output_reads_each_tasks_own_scheme():
         "Brain",
         "Brain",
     ]
+
+
+def test_report_tables_carry_each_targets_ranking():
+    # The page and the PDF show every target's ranks, scores and rank
+    # intervals; the rankings CSV had the task's combined ranking only.
+    target = {
+        "ranks": {"A": 1, "B": 2},
+        "scores": {"A": 2.0, "B": 0.0},
+        "rank_ci": {"bootstrap": {"A": [1, 1], "B": [1, 2]}},
+    }
+    output = {
+        "scheme": {"metric": "DSC"},
+        "rankings": {
+            "DSC": {
+                "tasks": {
+                    "Dev": {
+                        "ranks": {"A": 1, "B": 2},
+                        "scores": {"A": 1.5, "B": 1.5},
+                        "winner_stability": 0.9,
+                        "targets": {"brain": target, "heart": {**target}},
+                    }
+                }
+            }
+        },
+    }
+    rows = report_tables(output)["rankings"]
+    assert [(r["task"], r["target"], r["algorithm"], r["rank"]) for r in rows] == [
+        ("Dev", "", "A", 1),
+        ("Dev", "", "B", 2),
+        ("Dev", "brain", "A", 1),
+        ("Dev", "brain", "B", 2),
+        ("Dev", "heart", "A", 1),
+        ("Dev", "heart", "B", 2),
+    ]
+    brain_b = rows[3]
+    assert (brain_b["score"], brain_b["rank_ci_bootstrap_lower"]) == (0.0, 1)
+    assert brain_b["rank_ci_bootstrap_upper"] == 2
+    assert brain_b["winner_stability"] is None  # the task's, not the target's
+    assert rows[0]["winner_stability"] == 0.9
