@@ -70,12 +70,14 @@ def _styles() -> dict[str, ParagraphStyle]:
     regular, bold = _fonts()
     base = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12.5)
     strong = functools.partial(ParagraphStyle, parent=base, fontName=bold)
+    # headings keep with what follows: none ends a page, its table on the next
+    heading = functools.partial(strong, keepWithNext=1)
     return {
         "body": base,
         "title": strong("title", fontSize=20, leading=25),
-        "h1": strong("h1", fontSize=14, leading=18, spaceBefore=6, spaceAfter=6),
-        "h2": strong("h2", fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4),
-        "h3": strong("h3", fontSize=10, leading=13, spaceBefore=4),
+        "h1": heading("h1", fontSize=14, leading=18, spaceBefore=6, spaceAfter=6),
+        "h2": heading("h2", fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4),
+        "h3": heading("h3", fontSize=10, leading=13, spaceBefore=4),
         "cell": ParagraphStyle("cell", base, fontSize=7.5, leading=9),
         "head": strong("head", fontSize=7.5, leading=9),
         "caption": ParagraphStyle(
