@@ -14,6 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ranking import read_results, run_analysis, simulate
+from ranking.version import ENGINE_VERSION
 
 from .conftest import pdf_pages
 
@@ -55,6 +56,8 @@ def test_report_command_writes_pdf(files, tmp_path):
     assert "No deviations from the registered design were found." in text
     assert "Random seed 9" in text
     assert "Task T1 — ranking DSC" in text
+    # the engine's version, as the web reports print it (was the package's 0.1.0)
+    assert f"Ranking engine version {ENGINE_VERSION}" in text
 
 
 def test_the_commands_analysis_process_returns_the_engine_output(files):
