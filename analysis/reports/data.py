@@ -86,6 +86,9 @@ class TitleInfo:
     seed: int | None
     exploratory: bool = False
     registration_note: str = ""  # e.g. that later registration versions exist
+    # False: no registration to compare with (manage.py report), so no
+    # deviations were checked and the scheme is the one given with the results
+    registered: bool = True
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,10 @@ __all__ = ["EXPLORATORY_BANNER", "render_report_pdf"]
 
 EXPLORATORY_BANNER = "NOT PRE-REGISTERED — exploratory analysis"
 NO_DEVIATIONS = "No deviations from the registered design were found."
+NOT_CHECKED = (
+    "Not registered: there is no registered design to compare with, so"
+    " deviations were not checked."
+)
 _SEVERITY_COLOURS = {"critical": "#D55E00", "warning": "#E69F00", "info": "#0072B2"}
 
 
@@ -301,6 +305,8 @@ class _Builder:
             EXPLORATORY_BANNER
             if t.exploratory
             else "Analysis under the registered ranking scheme"
+            if t.registered
+            else "Ranking scheme given with the results (not registered)"
         )
         rows = [
             ["Field", "Value"],
@@ -325,7 +331,7 @@ class _Builder:
         self.section("summary")
         deviations = self.data.sorted_deviations
         if not deviations:
-            self.add(_p(NO_DEVIATIONS))
+            self.add(_p(NO_DEVIATIONS if self.data.title.registered else NOT_CHECKED))
         else:
             counts = {
                 s: sum(d.severity == s for d in deviations) for s in _SEVERITY_COLOURS

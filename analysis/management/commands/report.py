@@ -87,6 +87,7 @@ class Command(BaseCommand):
             date=datetime.date.today().isoformat(),
             seed=output["scheme"]["uncertainty"]["seed"],
             exploratory=False,
+            registered=False,
         )
         data = build_report_data(frame, output, title=title, deviations=(), drawn=drawn)
         pdf = render_report_pdf(data)
