@@ -32,6 +32,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from registry.numbers import percent_text
+
 from .design import RegisteredDesign
 from .output import AnalysisOutput
 
@@ -260,7 +262,7 @@ def missing_case_deviations(frame: pd.DataFrame) -> list[Deviation]:
                 _missing_cases(
                     _severity(share),
                     f"{_where(task, target, metric)}: {algorithm} has no result for "
-                    f"{missing} of {cases} cases ({share:.0%}).",
+                    f"{missing} of {cases} cases ({percent_text(share)}).",
                     share,
                     task,
                     {
@@ -495,7 +497,7 @@ def unstable_winner(output: dict[str, Any]) -> list[Deviation]:
                     "unstable_winner",
                     WARNING,
                     f"Task {task} ({key}): the winner stays first in only "
-                    f"{stability:.0%} of bootstrap samples.",
+                    f"{percent_text(stability)} of bootstrap samples.",
                     WINNER_STABILITY_THRESHOLD,
                     stability,
                     task,

@@ -354,3 +354,30 @@ def test_a_registered_task_without_results_is_a_deviation():
         ["Kidney", "Liver"],
         ["Liver"],
     )
+
+
+def test_shares_in_deviation_messages_read_as_everywhere_else():
+    # A stability of 89.6 %, under the 90 % threshold, was reported as "only
+    # 90%"; shares now read as the report's other shares (percent_text).
+    output = {
+        "rankings": {
+            "DSC": {"tasks": {"Liver": {"ranks": {"A": 1}, "winner_stability": 0.896}}}
+        }
+    }
+    (unstable,) = unstable_winner(output)
+    assert "stays first in only 89.6 % of bootstrap samples" in unstable.message
+
+    def withhold_one(frame):  # 1 of 21 cases: 4.8 %, under the warning share
+        return frame.drop(
+            frame[(frame.algorithm == "B") & (frame.case == "c000")].index
+        )
+
+    found = find_deviations(
+        design=design(tasks={"Liver": task(test_cases=21)}),
+        executed={"Liver": SCHEME},
+        frame=results(n_cases=21, extra=withhold_one),
+        output={},
+    )
+    (missing,) = [d for d in found if d.code == "missing_cases"]
+    assert missing.message.endswith("B has no result for 1 of 21 cases (4.8 %).")
+    assert missing.severity == "info"
