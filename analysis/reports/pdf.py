@@ -87,6 +87,8 @@ def _styles() -> dict[str, ParagraphStyle]:
         "caption": ParagraphStyle(
             "caption", base, fontSize=8, leading=10, textColor="#333333"
         ),
+        # a line introducing the table below it, kept on its page
+        "lead": ParagraphStyle("lead", base, spaceAfter=1.5 * mm, keepWithNext=1),
     }
 
 
@@ -567,9 +569,9 @@ class _Builder:
                             " combined into the task ranking."
                             if targets
                             else "."
-                        )
+                        ),
+                        "lead",
                     ),
-                    Spacer(1, 1.5 * mm),
                 )
                 self.ranking_table(block, what="task ranking")
                 for target, t_block in targets.items():

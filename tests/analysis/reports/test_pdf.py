@@ -415,3 +415,5 @@ def test_no_page_ends_with_a_heading(ideal_run):
             assert not last.endswith(
                 "Selective submission: rank after withholding the worst cases"
             )
+            # nor a task's heading and its "20 test cases, …" line
+            assert not last.endswith(("5 algorithms.", "into the task ranking."))
