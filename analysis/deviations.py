@@ -20,6 +20,8 @@ Rules (stated, so readers know what "suspected" means):
   share, and for a task with several targets one summary over the task.
 - `task_without_results`: a registered task with no row in the results (the
   report ranks only the tasks it is given).
+- `value_out_of_bounds`: values outside a metric's registered range (stored
+  on the organizer's word after the preview named them).
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ def find_deviations(
     found += scheme_changes(design, executed)
     found += task_deviations(design, frame)
     found += metric_deviations(design, frame)
+    found += bounds_deviations(design, frame)
     found += case_count_deviations(design, frame)
     found += missing_case_deviations(frame)
     found += selective_submission(design, executed, frame)
@@ -169,6 +172,38 @@ def metric_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Dev
                     task,
                 )
             )
+    return out
+
+
+def bounds_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Deviation]:
+    """Values outside a metric's registered range: the preview names them and
+    the organizer may store them anyway, so the report says so too."""
+    out = []
+    for (task, metric), rows in frame.groupby(["task", "metric"], sort=True):
+        registered = design.tasks.get(task)
+        spec = registered.metrics.get(metric) if registered else None
+        if spec is None or (spec.lower_bound is None and spec.upper_bound is None):
+            continue
+        low = -np.inf if spec.lower_bound is None else spec.lower_bound
+        high = np.inf if spec.upper_bound is None else spec.upper_bound
+        values = pd.to_numeric(rows["value"], errors="coerce")
+        outside = rows[(values < low) | (values > high)]
+        if outside.empty:
+            continue
+        lines = ", ".join(str(line) for line in outside["line"].head(10))
+        more = " …" if len(outside) > 10 else ""
+        found = values[outside.index]
+        out.append(
+            Deviation(
+                "value_out_of_bounds",
+                WARNING,
+                f"Task {task}, {metric}: {len(outside)} value(s) outside the "
+                f"registered range [{low:g}, {high:g}] (lines {lines}{more}).",
+                [spec.lower_bound, spec.upper_bound],
+                [float(found.min()), float(found.max())],
+                str(task),
+            )
+        )
     return out
 
 

@@ -381,3 +381,25 @@ def test_shares_in_deviation_messages_read_as_everywhere_else():
     (missing,) = [d for d in found if d.code == "missing_cases"]
     assert missing.message.endswith("B has no result for 1 of 21 cases (4.8 %).")
     assert missing.severity == "info"
+
+
+def test_values_outside_the_registered_range_are_a_deviation():
+    # The preview names them and the organizer may store them anyway; the
+    # report then ranked a DSC of 1.5 without a word.
+    def impossible(frame):
+        frame.loc[frame.index[:2], "value"] = ["1.5", "-0.25"]
+        return frame
+
+    found = find_deviations(
+        design=design(),
+        executed={"Liver": SCHEME},
+        frame=results(extra=impossible),
+        output={},
+    )
+    assert codes(found) == ["value_out_of_bounds"]
+    (outside,) = found
+    assert outside.severity == "warning"
+    assert outside.message == (
+        "Task Liver, DSC: 2 value(s) outside the registered range [0, 1] (lines 2, 3)."
+    )
+    assert (outside.registered, outside.observed) == ([0, 1], [-0.25, 1.5])
