@@ -198,7 +198,8 @@ def bounds_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Dev
                 "value_out_of_bounds",
                 WARNING,
                 f"Task {task}, {metric}: {len(outside)} value(s) outside the "
-                f"registered range [{low:g}, {high:g}] (lines {lines}{more}).",
+                f"registered range [{low:g}, {high:g}] (lines {lines}{more} of "
+                "the stored table).",
                 [spec.lower_bound, spec.upper_bound],
                 [float(found.min()), float(found.max())],
                 str(task),

@@ -400,6 +400,7 @@ def test_values_outside_the_registered_range_are_a_deviation():
     (outside,) = found
     assert outside.severity == "warning"
     assert outside.message == (
-        "Task Liver, DSC: 2 value(s) outside the registered range [0, 1] (lines 2, 3)."
+        "Task Liver, DSC: 2 value(s) outside the registered range [0, 1] "
+        "(lines 2, 3 of the stored table)."
     )
     assert (outside.registered, outside.observed) == ([0, 1], [-0.25, 1.5])
