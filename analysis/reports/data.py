@@ -19,6 +19,7 @@ import pandas as pd
 from analysis.output import AnalysisOutput
 from ranking import describe_scheme
 from ranking.output import group_tasks_by_scheme
+from registry.numbers import percent_text
 
 from .bias_items import BIAS_ITEMS
 
@@ -35,6 +36,7 @@ __all__ = [
     "audit_findings",
     "bias_coverage",
     "descriptive_statistics",
+    "deviation_value_text",
     "readable",
     "report_tables",
 ]
@@ -398,6 +400,19 @@ RANK_CI_MEANINGS: dict[str, str] = {
 }
 
 READABLE_ITEMS = 12  # list items shown in a table cell before "… and n more"
+
+
+# Deviations whose registered / observed numbers are shares (missing cases,
+# winner stability and its threshold): shown as percentages, as in the message.
+SHARE_CODES = frozenset({"missing_cases", "unstable_winner"})
+
+
+def deviation_value_text(code: str, value: Any) -> str:
+    """A deviation's registered or observed value as readers see it: a share
+    as a percentage ("25.0 %", not 0.25), anything else :func:`readable`."""
+    if code in SHARE_CODES and isinstance(value, float):
+        return percent_text(value)
+    return readable(value)
 
 
 def readable(value: Any) -> str:

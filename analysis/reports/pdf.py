@@ -47,6 +47,7 @@ from .data import (
     ReportData,
     ReportFigure,
     audit_findings,
+    deviation_value_text,
     readable,
 )
 from .vector import REFERENCE, FigurePage, figure_page, form_head
@@ -351,10 +352,13 @@ class _Builder:
                 [
                     f"{d.severity} {d.code}",
                     d.message,
-                    readable(d.registered),
+                    deviation_value_text(d.code, d.registered),
                     "; ".join(
                         t
-                        for t in (readable(d.observed), readable(d.evidence))
+                        for t in (
+                            deviation_value_text(d.code, d.observed),
+                            readable(d.evidence),
+                        )
                         if t != "–"
                     )
                     or "–",

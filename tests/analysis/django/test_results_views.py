@@ -378,3 +378,22 @@ def test_upload_help_names_the_meta_columns_visibly(organizer_client):
     html = organizer_client.get(UPLOAD).content.decode()
     assert "interaction, meta:&lt;name&gt;)." in html
     assert "<name>" not in html
+
+
+def test_deviation_table_gives_shares_as_percentages(organizer_client, results):
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    run.deviations = [
+        {
+            "code": "missing_cases",
+            "severity": "warning",
+            "message": "Task Brain, DSC: A has no result for 3 of 12 cases (25.0 %).",
+            "registered": None,
+            "observed": 0.25,
+            "task": "Brain",
+            "evidence": None,
+        }
+    ]
+    run.save(update_fields=["deviations"])
+    html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    assert '<td data-label="Observed" class="small">25.0 %</td>' in html

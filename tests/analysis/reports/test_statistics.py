@@ -133,3 +133,15 @@ def test_report_tables_carry_each_targets_ranking():
     assert brain_b["rank_ci_bootstrap_upper"] == 2
     assert brain_b["winner_stability"] is None  # the task's, not the target's
     assert rows[0]["winner_stability"] == 0.9
+
+
+def test_deviation_shares_read_as_percentages():
+    # The message said "(25.0 %)", the Observed column "0.25".
+    from analysis.reports import deviation_value_text
+
+    assert deviation_value_text("missing_cases", 0.25) == "25.0 %"
+    assert deviation_value_text("unstable_winner", 0.896) == "89.6 %"
+    # other values, and the unstable winner's lists of names, as they are
+    assert deviation_value_text("unstable_winner", ["A", "B"]) == "A, B"
+    assert deviation_value_text("case_count_mismatch", 20) == "20"
+    assert deviation_value_text("missing_cases", None) == "–"
