@@ -266,12 +266,15 @@ def _ci_columns(block: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
 
 
 def _ranking_rows(
-    key: str, task: str, target: str, block: Mapping[str, Any]
+    key: str, task: str, block: Mapping[str, Any], *, target: str | None = None
 ) -> list[dict[str, Any]]:
-    """One row per algorithm of a task's ranking (``target`` "") or of one of
-    its targets (ranks, scores, rank intervals; the bootstrap summaries are
+    """One row per algorithm of a task's ranking or, with ``target``, of one
+    of its targets (ranks, scores, rank intervals; the bootstrap summaries are
     the task's, so a target's are empty)."""
     tau = block.get("kendall_tau") or {}
+    where = {"ranking": key, "task": task}
+    if target is not None:
+        where["target"] = target
     rows = []
     for algorithm in sorted(
         block["ranks"],
@@ -280,9 +283,7 @@ def _ranking_rows(
         boot = (block.get("bootstrap") or {}).get(algorithm) or {}
         rows.append(
             {
-                "ranking": key,
-                "task": task,
-                "target": target,
+                **where,
                 "algorithm": algorithm,
                 "rank": block["ranks"][algorithm],
                 "score": block["scores"].get(algorithm),
@@ -309,20 +310,22 @@ def report_tables(
     Returns
     -------
     dict
-        ``rankings`` (one row per ranking key, task, target ("" for the
-        task's own ranking) and algorithm: rank, score, bootstrap median and
-        95 % interval, the rank CI of every method, the task's winner
-        stability and Kendall's τ summary), ``consensus`` and
+        ``rankings`` (one row per ranking key, task and algorithm: rank,
+        score, bootstrap median and 2.5/97.5 % percentiles, the rank CI of
+        every method, the task's winner stability and Kendall's τ summary),
+        ``target_rankings`` (the same per target of a task with targets, with
+        a ``target`` column; empty otherwise), ``consensus`` and
         ``descriptive_statistics`` (when ``statistics`` are given).
     """
     rankings: list[dict[str, Any]] = []
+    target_rankings: list[dict[str, Any]] = []
     consensus: list[dict[str, Any]] = []
     out = AnalysisOutput.of(output)
     for key in out.keys:
         for task, block in out.tasks(key).items():
-            rankings += _ranking_rows(key, task, "", block)
+            rankings += _ranking_rows(key, task, block)
             for target, t_block in (block.get("targets") or {}).items():
-                rankings += _ranking_rows(key, task, target, t_block)
+                target_rankings += _ranking_rows(key, task, t_block, target=target)
         key_consensus = out.consensus(key)
         for algorithm, rank in key_consensus.get("ranks", {}).items():
             consensus.append(
@@ -336,6 +339,7 @@ def report_tables(
     consensus.sort(key=lambda r: (r["ranking"], r["rank"] is None, r["rank"] or 0))
     tables: dict[str, list[dict[str, Any]]] = {
         "rankings": rankings,
+        "target_rankings": target_rankings,
         "consensus": consensus,
     }
     if statistics:

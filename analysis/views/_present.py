@@ -101,9 +101,7 @@ def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, A
         tasks = []
         for task, block in reader.tasks(key).items():
             bootstrap = [
-                row
-                for row in rows
-                if (row["ranking"], row["task"], row["target"]) == (key, task, "")
+                row for row in rows if (row["ranking"], row["task"]) == (key, task)
             ]
             tasks.append(
                 {

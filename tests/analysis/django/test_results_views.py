@@ -248,6 +248,27 @@ def test_downloads_offer_a_consensus_table_only_when_there_is_one(
     assert "table=rankings" in html
 
 
+def test_target_rankings_download_is_offered_for_tasks_with_targets(
+    organizer_client, results
+):
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    link = f"/api/v1/analyses/{run.pk}/tables/?table=target_rankings"
+    assert link not in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    block = run.output["rankings"]["DSC"]["tasks"]["Brain"]
+    block["targets"] = {"left": {"ranks": {"A1": 1}, "scores": {"A1": 0.9}}}
+    run.save(update_fields=["output"])
+    assert link in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    csv = organizer_client.get(link)
+    assert csv["Content-Type"] == "text/csv; charset=utf-8"
+    assert csv.content.decode().splitlines()[:2] == [
+        "ranking,task,target,algorithm,rank,score,bootstrap_median_rank,"
+        "bootstrap_lower,bootstrap_upper,winner_stability,kendall_tau_median,"
+        "kendall_tau_lower,kendall_tau_upper",
+        "DSC,Brain,left,A1,1,0.9,,,,,,,",
+    ]
+
+
 def test_exploratory_run_has_the_banner(organizer_client, results):
     scheme = {**SCHEME, "method": "aggregate_then_rank", "aggregate": "median"}
     scheme.pop("test")

@@ -119,20 +119,25 @@ def test_report_tables_carry_each_targets_ranking():
             }
         },
     }
-    rows = report_tables(output)["rankings"]
+    tables = report_tables(output)
+    # the task's rankings keep their columns; the targets' come beside them
+    assert [(r["task"], r["algorithm"], r["rank"]) for r in tables["rankings"]] == [
+        ("Dev", "A", 1),
+        ("Dev", "B", 2),
+    ]
+    assert "target" not in tables["rankings"][0]
+    assert tables["rankings"][0]["winner_stability"] == 0.9
+    rows = tables["target_rankings"]
     assert [(r["task"], r["target"], r["algorithm"], r["rank"]) for r in rows] == [
-        ("Dev", "", "A", 1),
-        ("Dev", "", "B", 2),
         ("Dev", "brain", "A", 1),
         ("Dev", "brain", "B", 2),
         ("Dev", "heart", "A", 1),
         ("Dev", "heart", "B", 2),
     ]
-    brain_b = rows[3]
+    brain_b = rows[1]
     assert (brain_b["score"], brain_b["rank_ci_bootstrap_lower"]) == (0.0, 1)
     assert brain_b["rank_ci_bootstrap_upper"] == 2
     assert brain_b["winner_stability"] is None  # the task's, not the target's
-    assert rows[0]["winner_stability"] == 0.9
 
 
 def test_deviation_shares_read_as_percentages():
