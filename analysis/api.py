@@ -217,7 +217,9 @@ class AnalysisTables(APIView):
             return Response(tables)
         if name not in tables:
             return Response({"table": [f"Choose one of {sorted(tables)}."]}, status=400)
-        response = HttpResponse(csv_text(tables[name]), content_type="text/csv")
+        response = HttpResponse(
+            csv_text(tables[name]), content_type="text/csv; charset=utf-8"
+        )
         response["Content-Disposition"] = (
             f'attachment; filename="analysis-{run.pk}-{name}.csv"'
         )

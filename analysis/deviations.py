@@ -18,6 +18,10 @@ Rules (stated, so readers know what "suspected" means):
   under an alternative scheme of the robustness audit.
 - `missing_cases`: every algorithm with missing results, per target with its
   share, and for a task with several targets one summary over the task.
+- `task_without_results`: a registered task with no row in the results (the
+  report ranks only the tasks it is given).
+- `value_out_of_bounds`: values outside a metric's registered range (stored
+  on the organizer's word after the preview named them).
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from registry.numbers import percent_text
 
 from .design import RegisteredDesign
 from .output import AnalysisOutput
@@ -76,7 +82,9 @@ def find_deviations(
     """All deviations, most severe first (stable order within a severity)."""
     found: list[Deviation] = []
     found += scheme_changes(design, executed)
+    found += task_deviations(design, frame)
     found += metric_deviations(design, frame)
+    found += bounds_deviations(design, frame)
     found += case_count_deviations(design, frame)
     found += missing_case_deviations(frame)
     found += selective_submission(design, executed, frame)
@@ -118,6 +126,23 @@ def scheme_changes(design: RegisteredDesign, executed) -> list[Deviation]:
     return out
 
 
+def task_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Deviation]:
+    """Registered tasks without a row in the results: the report ranks only
+    the tasks it is given, so one left out is named here."""
+    observed = sorted(str(t) for t in frame["task"].unique())
+    return [
+        Deviation(
+            "task_without_results",
+            WARNING,
+            f"Registered task {task} has no results.",
+            sorted(design.tasks),
+            observed,
+            task,
+        )
+        for task in sorted(set(design.tasks) - set(observed))
+    ]
+
+
 def metric_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Deviation]:
     out = []
     for task, rows in frame.groupby("task", sort=True):
@@ -147,6 +172,39 @@ def metric_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Dev
                     task,
                 )
             )
+    return out
+
+
+def bounds_deviations(design: RegisteredDesign, frame: pd.DataFrame) -> list[Deviation]:
+    """Values outside a metric's registered range: the preview names them and
+    the organizer may store them anyway, so the report says so too."""
+    out = []
+    for (task, metric), rows in frame.groupby(["task", "metric"], sort=True):
+        registered = design.tasks.get(task)
+        spec = registered.metrics.get(metric) if registered else None
+        if spec is None or (spec.lower_bound is None and spec.upper_bound is None):
+            continue
+        low = -np.inf if spec.lower_bound is None else spec.lower_bound
+        high = np.inf if spec.upper_bound is None else spec.upper_bound
+        values = pd.to_numeric(rows["value"], errors="coerce")
+        outside = rows[(values < low) | (values > high)]
+        if outside.empty:
+            continue
+        lines = ", ".join(str(line) for line in outside["line"].head(10))
+        more = " …" if len(outside) > 10 else ""
+        found = values[outside.index]
+        out.append(
+            Deviation(
+                "value_out_of_bounds",
+                WARNING,
+                f"Task {task}, {metric}: {len(outside)} value(s) outside the "
+                f"registered range [{low:g}, {high:g}] (lines {lines}{more} of "
+                "the stored table).",
+                [spec.lower_bound, spec.upper_bound],
+                [float(found.min()), float(found.max())],
+                str(task),
+            )
+        )
     return out
 
 
@@ -240,7 +298,7 @@ def missing_case_deviations(frame: pd.DataFrame) -> list[Deviation]:
                 _missing_cases(
                     _severity(share),
                     f"{_where(task, target, metric)}: {algorithm} has no result for "
-                    f"{missing} of {cases} cases ({share:.0%}).",
+                    f"{missing} of {cases} cases ({percent_text(share)}).",
                     share,
                     task,
                     {
@@ -475,7 +533,7 @@ def unstable_winner(output: dict[str, Any]) -> list[Deviation]:
                     "unstable_winner",
                     WARNING,
                     f"Task {task} ({key}): the winner stays first in only "
-                    f"{stability:.0%} of bootstrap samples.",
+                    f"{percent_text(stability)} of bootstrap samples.",
                     WINNER_STABILITY_THRESHOLD,
                     stability,
                     task,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
+from django.utils.html import escape
 
 from config.json_input import loads_bounded
 
@@ -52,8 +53,11 @@ class TableFileField(forms.FileField):
 class ResultsUploadForm(forms.Form):
     file = TableFileField(
         label="Results file (CSV or XLSX)",
-        help_text="Long format: task, case, algorithm, metric, value "
-        "(optional: target, team, submissions, interaction, meta:<name>).",
+        # escaped: Django puts help_text into the page as HTML
+        help_text=escape(
+            "Long format: task, case, algorithm, metric, value "
+            "(optional: target, team, submissions, interaction, meta:<name>)."
+        ),
     )
     teams = forms.CharField(
         label="Team affiliations (optional)",

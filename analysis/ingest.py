@@ -198,14 +198,10 @@ def read_upload(name: str, data: bytes) -> pd.DataFrame:
         return _read_xlsx(data)
     if not lower.endswith(CSV_TYPES):
         raise UploadError(["Upload a .csv or .xlsx file."])
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UploadError([f"The CSV is not UTF-8 (byte {exc.start})."]) from None
     _check_csv_shape(data)
     try:
         return read_results(io.BytesIO(data))
-    except ResultsError as exc:  # separator, field counts, … (named by line)
+    except ResultsError as exc:  # encoding, separator, field counts, … (by line)
         raise UploadError(exc.errors) from None
 
 
@@ -284,21 +280,22 @@ def _sheet_frame(sheet) -> pd.DataFrame:
     width = len(header)
     _check_shape(rows=0, columns=width)
     body: list[list[str]] = []
-    blank_run = 0
+    lines: list[int] = []
     for number, row in enumerate(rows, start=2):
         cells = _trimmed(row)
         if len(cells) > width:
             raise UploadError(
                 [f"Row {number} has {len(cells)} cells; the header has {width}."]
             )
-        if not cells:
-            blank_run += 1
-            continue
-        body.extend([[""] * width] * blank_run)
-        blank_run = 0
-        body.append([_cell_text(c) for c in cells] + [""] * (width - len(cells)))
+        texts = [_cell_text(c) for c in cells]
+        if not any(text.strip() for text in texts):
+            continue  # a blank row, skipped as a CSV's blank line is
+        body.append(texts + [""] * (width - len(texts)))
+        lines.append(number)
         _check_shape(rows=len(body), columns=width)
     frame = pd.DataFrame(body, columns=[_cell_text(c).strip() for c in header])
+    if lines != list(range(2, len(lines) + 2)):
+        frame.attrs["lines"] = np.asarray(lines, dtype=np.int64)  # the sheet's rows
     return frame.astype(str) if len(frame) else frame
 
 
@@ -351,7 +348,6 @@ def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:
         cases = rows["case"].nunique()
         algorithms = sorted(rows["algorithm"].unique())
         metrics = sorted(rows["metric"].unique())
-        expected_cells = cases * len(algorithms) * len(metrics)
         present = int(rows["value"].notna().sum())
         tasks[task_name] = {
             "cases": cases,
@@ -360,7 +356,8 @@ def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:
                 for alg, group in rows.groupby("algorithm", sort=True)
             },
             "metrics": metrics,
-            "missing_cells": expected_cells - present,
+            "missing_cells": expected_cells(rows, len(algorithms), len(metrics))
+            - present,
             "registered_test_cases": registered.test_cases if registered else None,
         }
         if registered is None:
@@ -382,6 +379,14 @@ def preview_results(frame: pd.DataFrame, design: RegisteredDesign) -> Preview:
             )
         )
     return Preview(rows=len(frame), tasks=tasks, findings=tuple(findings), frame=frame)
+
+
+def expected_cells(rows: pd.DataFrame, algorithms: int, metrics: int) -> int:
+    """The values a task's rows should hold: each target's cases (as the
+    engine ranks a target on the cases it has) x algorithms x metrics; a case
+    segmented for several targets counts once per target."""
+    cases = rows.groupby("target", observed=True, sort=False)["case"].nunique()
+    return int(cases.sum()) * algorithms * metrics
 
 
 def _task_findings(task_name, rows, registered, cases) -> list[Finding]:
@@ -416,12 +421,14 @@ def _task_findings(task_name, rows, registered, cases) -> list[Finding]:
                     task_name,
                 )
             )
-        missing = int(group["value"].isna().sum())
+        # empty values and absent rows alike, of the cells the task should hold
+        expected = expected_cells(rows, rows["algorithm"].nunique(), 1)
+        missing = expected - int(group["value"].notna().sum())
         if missing:
             findings.append(
                 Finding(
                     "missing_values",
-                    f"{missing} missing {metric} value(s) of {len(group)}.",
+                    f"{missing} missing {metric} value(s) of {expected}.",
                     task_name,
                 )
             )

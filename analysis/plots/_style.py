@@ -246,11 +246,23 @@ def axis_width(n: int, *, per_item: float = 0.32, minimum: float = 5.0) -> float
 
 def x_labels(ax, labels: Sequence[str], *, n: int | None = None) -> list:
     """Labels at x = 0, 1, ...: sized for ``n`` labels (default: as many as
-    given) and rotated when there are more than six."""
+    given) and rotated when there are more than six, or fewer too wide to
+    stand side by side ("gamma (3 missing)" ran into its neighbours)."""
     n = len(labels) if n is None else n
+    size = label_size(n)
+    rotate = n > 6 or not _side_by_side(ax, labels, size)
     return fixed_ticks(
-        ax, "x", np.arange(len(labels)), labels, size=label_size(n), rotate=n > 6
+        ax, "x", np.arange(len(labels)), labels, size=size, rotate=rotate
     )
+
+
+def _side_by_side(ax, labels: Sequence[str], size: float) -> bool:
+    """Whether the labels fit unrotated into their share of the axes' width
+    (estimated: 0.6 em a character, the longest line of each label)."""
+    fig = ax.get_figure(root=True)
+    slot = ax.get_position().width * fig.get_figwidth() / max(len(labels), 1)
+    chars = max((len(line) for t in labels for line in str(t).split("\n")), default=0)
+    return chars * 0.6 * size / 72 <= 0.9 * slot
 
 
 def figure_png(fig: Figure, *, dpi: int = 150) -> bytes:

@@ -288,7 +288,7 @@ def draw_podium(
     add_bars(bottom, groups)
     peak = max((b[1][1] for _, bars in groups for b in bars), default=0.0)
     bottom.set_ylim(0, peak * 1.05 if peak > 0 else 1.0)
-    bottom.set_ylabel("share of cases")
+    bottom.set_ylabel("share of\ncases")  # one line outgrew the short panel
     places = [str(p) for p in range(1, m + 1)]
     fixed_ticks(bottom, "x", np.arange(m), places, size=label_size(m))
     fixed_ticks(top, "x", np.arange(m))  # marks only: the places are below
@@ -370,9 +370,16 @@ def per_case_rank_counts(x: np.ndarray, *, higher_is_better: bool) -> np.ndarray
 def draw_heatmap(ax, x: np.ndarray, algs: list[str], *, higher_is_better: bool):
     m = len(algs)
     counts = per_case_rank_counts(x, higher_is_better=higher_is_better)
-    # interpolation "none": the PDF embeds one pixel per cell, drawn as vectors
+    # interpolation "none": the PDF embeds one pixel per cell, drawn as vectors;
+    # the scale starts at 0 so the lightest colour means no case in every panel
     image = ax.imshow(
-        counts, cmap="viridis_r", aspect="auto", origin="upper", interpolation="none"
+        counts,
+        cmap="viridis_r",
+        aspect="auto",
+        origin="upper",
+        interpolation="none",
+        vmin=0,
+        vmax=max(1.0, float(counts.max())),
     )
     x_labels(ax, [short_label(a) for a in algs])
     ranks = [str(i) for i in range(1, m + 1)]
@@ -444,7 +451,9 @@ def target_grid(
         panel = (side + (0.6 if kind == "heatmap" else 0.0), side)
     fig = new_figure(cols * panel[0], rows * panel[1] + 0.5)
     wspace = {"heatmap": 1.0, "significance": 1.0}.get(kind, 0.45)
-    grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace)
+    # room above the first row for the figure title and the panel titles
+    top = min(0.88, 1 - 0.6 / fig.get_figheight())
+    grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace, top=top)
     # the task's rows of this metric split by target once, not per panel
     frame = results[(results["task"] == task) & (results["metric"] == metric)]
     by_target = (

@@ -127,7 +127,8 @@ def rank_blobs_across_tasks(
         freqs=freqs,
         summaries=summaries,
         max_rank=m_all,
-        xlabel="Algorithm (ordered by consensus)",
+        xlabel="Algorithm (ordered by "
+        + ("consensus)" if key_block.get("consensus") else "mean task rank)"),
         title=title or f"Ranks across {len(tasks)} tasks",
     )
 

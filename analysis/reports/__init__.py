@@ -18,6 +18,7 @@ from .data import (
     audit_findings,
     bias_coverage,
     descriptive_statistics,
+    deviation_value_text,
     readable,
     report_tables,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "build_report_data",
     "build_report_figures",
     "descriptive_statistics",
+    "deviation_value_text",
     "draw_case_figures",
     "readable",
     "render_report_pdf",

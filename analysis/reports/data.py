@@ -19,6 +19,7 @@ import pandas as pd
 from analysis.output import AnalysisOutput
 from ranking import describe_scheme
 from ranking.output import group_tasks_by_scheme
+from registry.numbers import percent_text
 
 from .bias_items import BIAS_ITEMS
 
@@ -35,6 +36,7 @@ __all__ = [
     "audit_findings",
     "bias_coverage",
     "descriptive_statistics",
+    "deviation_value_text",
     "readable",
     "report_tables",
 ]
@@ -86,6 +88,9 @@ class TitleInfo:
     seed: int | None
     exploratory: bool = False
     registration_note: str = ""  # e.g. that later registration versions exist
+    # False: no registration to compare with (manage.py report), so no
+    # deviations were checked and the scheme is the one given with the results
+    registered: bool = True
 
 
 @dataclass(frozen=True)
@@ -260,6 +265,41 @@ def _ci_columns(block: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
     return row
 
 
+def _ranking_rows(
+    key: str, task: str, block: Mapping[str, Any], *, target: str | None = None
+) -> list[dict[str, Any]]:
+    """One row per algorithm of a task's ranking or, with ``target``, of one
+    of its targets (ranks, scores, rank intervals; the bootstrap summaries are
+    the task's, so a target's are empty)."""
+    tau = block.get("kendall_tau") or {}
+    where = {"ranking": key, "task": task}
+    if target is not None:
+        where["target"] = target
+    rows = []
+    for algorithm in sorted(
+        block["ranks"],
+        key=lambda a, r=block["ranks"]: (r[a] is None, r[a] or 0, a),
+    ):
+        boot = (block.get("bootstrap") or {}).get(algorithm) or {}
+        rows.append(
+            {
+                **where,
+                "algorithm": algorithm,
+                "rank": block["ranks"][algorithm],
+                "score": block["scores"].get(algorithm),
+                "bootstrap_median_rank": boot.get("median"),
+                "bootstrap_lower": boot.get("lower"),
+                "bootstrap_upper": boot.get("upper"),
+                **_ci_columns(block, algorithm),
+                "winner_stability": block.get("winner_stability"),
+                "kendall_tau_median": tau.get("median"),
+                "kendall_tau_lower": tau.get("lower"),
+                "kendall_tau_upper": tau.get("upper"),
+            }
+        )
+    return rows
+
+
 def report_tables(
     output: Mapping[str, Any],
     *,
@@ -270,39 +310,22 @@ def report_tables(
     Returns
     -------
     dict
-        ``rankings`` (one row per ranking key, task and algorithm: rank, score,
-        bootstrap median and 95 % interval, the rank CI of every method, the
-        task's winner stability and Kendall's τ summary), ``consensus`` and
+        ``rankings`` (one row per ranking key, task and algorithm: rank,
+        score, bootstrap median and 2.5/97.5 % percentiles, the rank CI of
+        every method, the task's winner stability and Kendall's τ summary),
+        ``target_rankings`` (the same per target of a task with targets, with
+        a ``target`` column; empty otherwise), ``consensus`` and
         ``descriptive_statistics`` (when ``statistics`` are given).
     """
     rankings: list[dict[str, Any]] = []
+    target_rankings: list[dict[str, Any]] = []
     consensus: list[dict[str, Any]] = []
     out = AnalysisOutput.of(output)
     for key in out.keys:
         for task, block in out.tasks(key).items():
-            tau = block.get("kendall_tau") or {}
-            for algorithm in sorted(
-                block["ranks"],
-                key=lambda a, r=block["ranks"]: (r[a] is None, r[a] or 0, a),
-            ):
-                boot = (block.get("bootstrap") or {}).get(algorithm) or {}
-                rankings.append(
-                    {
-                        "ranking": key,
-                        "task": task,
-                        "algorithm": algorithm,
-                        "rank": block["ranks"][algorithm],
-                        "score": block["scores"].get(algorithm),
-                        "bootstrap_median_rank": boot.get("median"),
-                        "bootstrap_lower": boot.get("lower"),
-                        "bootstrap_upper": boot.get("upper"),
-                        **_ci_columns(block, algorithm),
-                        "winner_stability": block.get("winner_stability"),
-                        "kendall_tau_median": tau.get("median"),
-                        "kendall_tau_lower": tau.get("lower"),
-                        "kendall_tau_upper": tau.get("upper"),
-                    }
-                )
+            rankings += _ranking_rows(key, task, block)
+            for target, t_block in (block.get("targets") or {}).items():
+                target_rankings += _ranking_rows(key, task, t_block, target=target)
         key_consensus = out.consensus(key)
         for algorithm, rank in key_consensus.get("ranks", {}).items():
             consensus.append(
@@ -316,6 +339,7 @@ def report_tables(
     consensus.sort(key=lambda r: (r["ranking"], r["rank"] is None, r["rank"] or 0))
     tables: dict[str, list[dict[str, Any]]] = {
         "rankings": rankings,
+        "target_rankings": target_rankings,
         "consensus": consensus,
     }
     if statistics:
@@ -380,6 +404,19 @@ RANK_CI_MEANINGS: dict[str, str] = {
 }
 
 READABLE_ITEMS = 12  # list items shown in a table cell before "… and n more"
+
+
+# Deviations whose registered / observed numbers are shares (missing cases,
+# winner stability and its threshold): shown as percentages, as in the message.
+SHARE_CODES = frozenset({"missing_cases", "unstable_winner"})
+
+
+def deviation_value_text(code: str, value: Any) -> str:
+    """A deviation's registered or observed value as readers see it: a share
+    as a percentage ("25.0 %", not 0.25), anything else :func:`readable`."""
+    if code in SHARE_CODES and isinstance(value, float):
+        return percent_text(value)
+    return readable(value)
 
 
 def readable(value: Any) -> str:

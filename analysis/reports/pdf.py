@@ -47,6 +47,7 @@ from .data import (
     ReportData,
     ReportFigure,
     audit_findings,
+    deviation_value_text,
     readable,
 )
 from .vector import REFERENCE, FigurePage, figure_page, form_head
@@ -55,6 +56,10 @@ __all__ = ["EXPLORATORY_BANNER", "render_report_pdf"]
 
 EXPLORATORY_BANNER = "NOT PRE-REGISTERED — exploratory analysis"
 NO_DEVIATIONS = "No deviations from the registered design were found."
+NOT_CHECKED = (
+    "Not registered: there is no registered design to compare with, so"
+    " deviations were not checked."
+)
 _SEVERITY_COLOURS = {"critical": "#D55E00", "warning": "#E69F00", "info": "#0072B2"}
 
 
@@ -70,17 +75,21 @@ def _styles() -> dict[str, ParagraphStyle]:
     regular, bold = _fonts()
     base = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12.5)
     strong = functools.partial(ParagraphStyle, parent=base, fontName=bold)
+    # headings keep with what follows: none ends a page, its table on the next
+    heading = functools.partial(strong, keepWithNext=1)
     return {
         "body": base,
         "title": strong("title", fontSize=20, leading=25),
-        "h1": strong("h1", fontSize=14, leading=18, spaceBefore=6, spaceAfter=6),
-        "h2": strong("h2", fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4),
-        "h3": strong("h3", fontSize=10, leading=13, spaceBefore=4),
+        "h1": heading("h1", fontSize=14, leading=18, spaceBefore=6, spaceAfter=6),
+        "h2": heading("h2", fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4),
+        "h3": heading("h3", fontSize=10, leading=13, spaceBefore=4),
         "cell": ParagraphStyle("cell", base, fontSize=7.5, leading=9),
         "head": strong("head", fontSize=7.5, leading=9),
         "caption": ParagraphStyle(
             "caption", base, fontSize=8, leading=10, textColor="#333333"
         ),
+        # a line introducing the table below it, kept on its page
+        "lead": ParagraphStyle("lead", base, spaceAfter=1.5 * mm, keepWithNext=1),
     }
 
 
@@ -176,6 +185,26 @@ def _cell(text: str, width: float, header: bool) -> str | Paragraph:
     return Paragraph(escape(text), _styles()["head" if header else "cell"])
 
 
+def _header_words_fitted(widths: list[float], header: Sequence[Any]) -> list[float]:
+    """Column widths that hold each header's longest word on one line (a
+    narrow column printed "Missin" over "g"), the width taken from columns
+    with room to spare; as given when there is not enough room."""
+    _, bold = _fonts()
+    need = [
+        max((pdfmetrics.stringWidth(w, bold, 7.5) for w in _fmt(h).split()), default=0)
+        + 4.5  # the cell's padding, and a little for rounding
+        for h in header
+    ]
+    short = sum(max(0.0, n - w) for n, w in zip(need, widths, strict=True))
+    spare = sum(max(0.0, w - n) for n, w in zip(need, widths, strict=True))
+    if not short or spare < short:
+        return widths
+    return [
+        n if w <= n else w - (w - n) * short / spare
+        for n, w in zip(need, widths, strict=True)
+    ]
+
+
 def _table(
     rows: Sequence[Sequence[Any]],
     widths: Sequence[float],
@@ -185,7 +214,7 @@ def _table(
 ) -> Table:
     """A table of escaped text; first row is the header (repeated on breaks)."""
     scale = total / sum(widths)
-    col_widths = [w * scale for w in widths]
+    col_widths = _header_words_fitted([w * scale for w in widths], rows[0])
     body = [
         [_cell(_fmt(c), w, i == 0) for c, w in zip(row, col_widths, strict=True)]
         for i, row in enumerate(rows)
@@ -279,6 +308,8 @@ class _Builder:
             EXPLORATORY_BANNER
             if t.exploratory
             else "Analysis under the registered ranking scheme"
+            if t.registered
+            else "Ranking scheme given with the results (not registered)"
         )
         rows = [
             ["Field", "Value"],
@@ -303,7 +334,7 @@ class _Builder:
         self.section("summary")
         deviations = self.data.sorted_deviations
         if not deviations:
-            self.add(_p(NO_DEVIATIONS))
+            self.add(_p(NO_DEVIATIONS if self.data.title.registered else NOT_CHECKED))
         else:
             counts = {
                 s: sum(d.severity == s for d in deviations) for s in _SEVERITY_COLOURS
@@ -321,10 +352,13 @@ class _Builder:
                 [
                     f"{d.severity} {d.code}",
                     d.message,
-                    readable(d.registered),
+                    deviation_value_text(d.code, d.registered),
                     "; ".join(
                         t
-                        for t in (readable(d.observed), readable(d.evidence))
+                        for t in (
+                            deviation_value_text(d.code, d.observed),
+                            readable(d.evidence),
+                        )
                         if t != "–"
                     )
                     or "–",
@@ -539,9 +573,9 @@ class _Builder:
                             " combined into the task ranking."
                             if targets
                             else "."
-                        )
+                        ),
+                        "lead",
                     ),
-                    Spacer(1, 1.5 * mm),
                 )
                 self.ranking_table(block, what="task ranking")
                 for target, t_block in targets.items():

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from ..deviations import SEVERITY_ORDER
 from ..output import AnalysisOutput
-from ..reports import RANK_CI_MEANINGS, readable, report_tables
+from ..reports import RANK_CI_MEANINGS, deviation_value_text, report_tables
 
 SEVERITY_CLASS = {"critical": "danger", "warning": "warning", "info": "info"}
 
@@ -25,9 +25,9 @@ TASK_PLOTS = {
 SET_PLOTS = {"across_tasks": "Ranks across tasks"}
 
 
-def _as_text(value: Any) -> str:
+def _as_text(code: str, value: Any) -> str:
     """A deviation's registered or observed value as readable text."""
-    return "—" if value is None or value == "" else readable(value)
+    return "—" if value is None or value == "" else deviation_value_text(code, value)
 
 
 def sorted_deviations(deviations: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -36,8 +36,8 @@ def sorted_deviations(deviations: list[Mapping[str, Any]]) -> list[dict[str, Any
         {
             **d,
             "css": SEVERITY_CLASS.get(d.get("severity"), "secondary"),
-            "registered_text": _as_text(d.get("registered")),
-            "observed_text": _as_text(d.get("observed")),
+            "registered_text": _as_text(d.get("code"), d.get("registered")),
+            "observed_text": _as_text(d.get("code"), d.get("observed")),
         }
         for d in deviations
     ]
@@ -101,7 +101,7 @@ def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, A
         tasks = []
         for task, block in reader.tasks(key).items():
             bootstrap = [
-                row for row in rows if row["ranking"] == key and row["task"] == task
+                row for row in rows if (row["ranking"], row["task"]) == (key, task)
             ]
             tasks.append(
                 {

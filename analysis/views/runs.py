@@ -25,7 +25,7 @@ from ._present import (
 )
 
 FINISHED = (AnalysisStatus.DONE, AnalysisStatus.FAILED)
-TABLES = ("rankings", "consensus", "descriptive_statistics")
+TABLES = ("rankings", "target_rankings", "consensus", "descriptive_statistics")
 PLOT_DPI = 110
 
 
@@ -39,11 +39,26 @@ def _body_context(run, user) -> dict:
         "sections": ranking_sections(run.pk, run.output) if has_output else [],
         "tables": [
             (name, f"{reverse('api:tables', args=[run.pk])}?table={name}")
-            for name in TABLES
+            for name in _offered_tables(run.output)
         ]
         if has_output
         else [],
     }
+
+
+def _offered_tables(output) -> list[str]:
+    """The downloads with rows: no consensus table when the scheme has none,
+    no target rankings when no task has targets."""
+    reader = AnalysisOutput.of(output)
+    has = {
+        "consensus": any(reader.consensus(key) for key in reader.keys),
+        "target_rankings": any(
+            block.get("targets")
+            for key in reader.keys
+            for block in reader.tasks(key).values()
+        ),
+    }
+    return [name for name in TABLES if has.get(name, True)]
 
 
 @login_required

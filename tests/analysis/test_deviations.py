@@ -336,3 +336,71 @@ def test_unstable_winners_of_a_merged_output_in_key_and_task_order():
     found = unstable_winner(output)
     assert [(d.task, d.observed) for d in found] == [("Liver", 0.6), ("Liver", 0.5)]
     assert found[0].message.startswith("Task Liver (DSC)")
+
+
+def test_a_registered_task_without_results_is_a_deviation():
+    # The report ranks only the tasks in the file: a registered task left out
+    # must be named, not silently missing from a "no deviations" summary.
+    registered = design(tasks={"Liver": task(), "Kidney": task("Kidney")})
+    found = find_deviations(
+        design=registered, executed={"Liver": SCHEME}, frame=results(), output={}
+    )
+    assert codes(found) == ["task_without_results"]
+    (missing,) = found
+    assert missing.severity == "warning"
+    assert missing.task == "Kidney"
+    assert missing.message == "Registered task Kidney has no results."
+    assert (missing.registered, missing.observed) == (
+        ["Kidney", "Liver"],
+        ["Liver"],
+    )
+
+
+def test_shares_in_deviation_messages_read_as_everywhere_else():
+    # A stability of 89.6 %, under the 90 % threshold, was reported as "only
+    # 90%"; shares now read as the report's other shares (percent_text).
+    output = {
+        "rankings": {
+            "DSC": {"tasks": {"Liver": {"ranks": {"A": 1}, "winner_stability": 0.896}}}
+        }
+    }
+    (unstable,) = unstable_winner(output)
+    assert "stays first in only 89.6 % of bootstrap samples" in unstable.message
+
+    def withhold_one(frame):  # 1 of 21 cases: 4.8 %, under the warning share
+        return frame.drop(
+            frame[(frame.algorithm == "B") & (frame.case == "c000")].index
+        )
+
+    found = find_deviations(
+        design=design(tasks={"Liver": task(test_cases=21)}),
+        executed={"Liver": SCHEME},
+        frame=results(n_cases=21, extra=withhold_one),
+        output={},
+    )
+    (missing,) = [d for d in found if d.code == "missing_cases"]
+    assert missing.message.endswith("B has no result for 1 of 21 cases (4.8 %).")
+    assert missing.severity == "info"
+
+
+def test_values_outside_the_registered_range_are_a_deviation():
+    # The preview names them and the organizer may store them anyway; the
+    # report then ranked a DSC of 1.5 without a word.
+    def impossible(frame):
+        frame.loc[frame.index[:2], "value"] = ["1.5", "-0.25"]
+        return frame
+
+    found = find_deviations(
+        design=design(),
+        executed={"Liver": SCHEME},
+        frame=results(extra=impossible),
+        output={},
+    )
+    assert codes(found) == ["value_out_of_bounds"]
+    (outside,) = found
+    assert outside.severity == "warning"
+    assert outside.message == (
+        "Task Liver, DSC: 2 value(s) outside the registered range [0, 1] "
+        "(lines 2, 3 of the stored table)."
+    )
+    assert (outside.registered, outside.observed) == ([0, 1], [-0.25, 1.5])

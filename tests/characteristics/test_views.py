@@ -45,6 +45,10 @@ def test_upload_preview_commit_and_run(client_in, results, tables):
     body = client_in.get(started.url)
     assert b"EXPLORATORY" in body.content
     assert b"raises the odds of failure" in body.content
+    # the groups of the random intercepts by name and count (read "12 patient")
+    assert re.search(
+        r"\d+ observations ·\s+patient: \d+ groups, algorithm: \d+ groups", body.text
+    )
     # the rates table stacks into labelled cards on phones
     rates = body.text.split('id="failure-rates"')[1]
     assert_cells_labelled_by_headers(rates, tables=1)

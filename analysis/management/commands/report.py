@@ -30,18 +30,9 @@ from ranking import (
     scheme_to_dict,
     validate_results,
 )
+from ranking.version import ENGINE_VERSION
 
 NOT_REGISTERED = "not registered"
-
-
-def engine_version() -> str:
-    """The installed project version (the engine ships with the project)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("challenge-registry")
-    except metadata.PackageNotFoundError:
-        return "0.1.0"
 
 
 class Command(BaseCommand):
@@ -92,10 +83,11 @@ class Command(BaseCommand):
             registration_hash=NOT_REGISTERED,
             results_version=Path(options["results"]).name,
             results_hash=_sha256(options["results"]),
-            engine_version=engine_version(),
+            engine_version=ENGINE_VERSION,  # as the registry's analyses store it
             date=datetime.date.today().isoformat(),
             seed=output["scheme"]["uncertainty"]["seed"],
             exploratory=False,
+            registered=False,
         )
         data = build_report_data(frame, output, title=title, deviations=(), drawn=drawn)
         pdf = render_report_pdf(data)

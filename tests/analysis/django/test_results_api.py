@@ -250,7 +250,7 @@ def test_report_pdf_has_every_section_and_tables_download(
     tables = organizer_api.get(f"/api/v1/analyses/{run_id}/tables/").json()
     assert {"rankings", "descriptive_statistics"} <= set(tables)
     csv = organizer_api.get(f"/api/v1/analyses/{run_id}/tables/?table=rankings")
-    assert csv["Content-Type"] == "text/csv"
+    assert csv["Content-Type"] == "text/csv; charset=utf-8"
     assert (
         csv.content.decode()
         .splitlines()[0]

@@ -208,3 +208,67 @@ def test_a_staged_preview_names_the_lines_of_the_uploaded_file(
     client.post(upload["Location"] + "commit/", {"accept_problems": "on"})
     assert ResultsVersion.objects.count() == 1
     assert list(staging.staging_dir().iterdir()) == []  # the lines go too
+
+
+def workbook(rows) -> bytes:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+HEADER = ["task", "case", "algorithm", "metric", "value"]
+
+
+def test_a_workbook_skips_blank_rows_as_a_csv_does():
+    # Organizers leave empty rows between blocks: a CSV with blank lines was
+    # read, the same sheet refused ("line 3: empty 'task'", four times a row).
+    rows = [
+        HEADER,
+        ["Brain", "c1", "A1", "DSC", 0.9],
+        [],
+        ["Brain", "c1", "A2", "DSC", 0.8],
+        [None, " ", None, None, None],
+        ["Brain", "c2", "A1", "DSC", 0.7],
+        ["Brain", "c2", "A2", "DSC", 0.6],
+    ]
+    table = ingest.parse_upload("r.xlsx", workbook(rows))
+    csv = b"\n".join(
+        b",".join(str(c if c is not None else "").encode() for c in row) for row in rows
+    )
+    assert table.content == ingest.parse_upload("r.csv", csv).content
+    assert table.frame["line"].tolist() == [2, 4, 6, 7]
+
+
+def test_a_workbook_error_after_blank_rows_names_the_sheet_row():
+    rows = [
+        HEADER,
+        ["Brain", "c1", "A1", "DSC", 0.9],
+        [],
+        [],
+        ["Brain", "c2", "A1", "DSC", "x"],
+    ]
+    with pytest.raises(ingest.UploadError) as refused:
+        ingest.parse_upload("r.xlsx", workbook(rows))
+    assert refused.value.errors == [
+        "line 5: value 'x' is not a number; expected a number such as 0.93, or an "
+        "empty cell for a missing result"
+    ]
+
+
+def test_a_csv_that_is_not_utf8_names_its_line_and_the_fix():
+    # Excel's plain "CSV" is Windows-1252: the page said only "The CSV is not
+    # UTF-8 (byte 54)", neither the line nor how to save it.
+    data = "task,case,algorithm,metric,value\nBrain,c1,Jürgen,DSC,0.9\n".encode(
+        "cp1252"
+    )
+    with pytest.raises(ingest.UploadError) as refused:
+        ingest.read_upload("r.csv", data)
+    assert refused.value.errors == [
+        "line 2: the file is not UTF-8 text (found byte 0xfc); expected UTF-8: "
+        "save it as 'CSV UTF-8' (in a spreadsheet: Save as > CSV UTF-8)"
+    ]

@@ -210,6 +210,65 @@ def test_bootstrap_percentiles_read_as_in_the_pdf(organizer_client, results):
     assert "4.0250000" not in html
 
 
+def test_scores_and_taus_read_as_in_the_pdf(organizer_client, results):
+    """The page printed scores to 4 places and τ to 3 with trailing zeros
+    (1.1429, 7.0000, 1.000) where the PDF prints 1.143, 7 and 1."""
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    rankings = run.output["rankings"]["DSC"]
+    brain = rankings["tasks"]["Brain"]
+    first, second = sorted(brain["scores"])[:2]
+    brain["scores"].update({first: 8 / 7, second: 7.0})
+    brain["kendall_tau"].update(median=1.0, lower=0.92857142, upper=1.0)
+    for alternative in brain["audit"]["alternatives"]:
+        alternative["kendall_tau"] = 0.9636363
+    run.save(update_fields=["output"])
+    html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    assert 'data-label="Score">1.143</td>' in html
+    assert 'data-label="Score">7</td>' in html
+    assert "median 1,\n        95 % interval [0.929, 1]" in html
+    assert 'data-label="Kendall\'s τ">0.964</td>' in html
+    for padded in ("1.1429", "7.0000", "1.000"):
+        assert padded not in html
+
+
+def test_downloads_offer_a_consensus_table_only_when_there_is_one(
+    organizer_client, results
+):
+    # Without a consensus the link gave a CSV of one empty line.
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    link = f"/api/v1/analyses/{run.pk}/tables/?table=consensus"
+    assert link in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    for ranking in run.output["rankings"].values():
+        ranking.pop("consensus", None)
+    run.save(update_fields=["output"])
+    html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    assert link not in html
+    assert "table=rankings" in html
+
+
+def test_target_rankings_download_is_offered_for_tasks_with_targets(
+    organizer_client, results
+):
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    link = f"/api/v1/analyses/{run.pk}/tables/?table=target_rankings"
+    assert link not in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    block = run.output["rankings"]["DSC"]["tasks"]["Brain"]
+    block["targets"] = {"left": {"ranks": {"A1": 1}, "scores": {"A1": 0.9}}}
+    run.save(update_fields=["output"])
+    assert link in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    csv = organizer_client.get(link)
+    assert csv["Content-Type"] == "text/csv; charset=utf-8"
+    assert csv.content.decode().splitlines()[:2] == [
+        "ranking,task,target,algorithm,rank,score,bootstrap_median_rank,"
+        "bootstrap_lower,bootstrap_upper,winner_stability,kendall_tau_median,"
+        "kendall_tau_lower,kendall_tau_upper",
+        "DSC,Brain,left,A1,1,0.9,,,,,,,",
+    ]
+
+
 def test_exploratory_run_has_the_banner(organizer_client, results):
     scheme = {**SCHEME, "method": "aggregate_then_rank", "aggregate": "median"}
     scheme.pop("test")
@@ -332,3 +391,30 @@ def test_upload_larger_than_the_limit_is_refused_by_its_size(
     assert response.status_code == 400
     assert "the limit is 100 bytes" in response.content.decode()
     assert staged_files() == []
+
+
+def test_upload_help_names_the_meta_columns_visibly(organizer_client):
+    # help_text is not escaped by Django: a bare <name> became an unknown HTML
+    # tag, and the page read "meta:)."
+    html = organizer_client.get(UPLOAD).content.decode()
+    assert "interaction, meta:&lt;name&gt;)." in html
+    assert "<name>" not in html
+
+
+def test_deviation_table_gives_shares_as_percentages(organizer_client, results):
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    run.deviations = [
+        {
+            "code": "missing_cases",
+            "severity": "warning",
+            "message": "Task Brain, DSC: A has no result for 3 of 12 cases (25.0 %).",
+            "registered": None,
+            "observed": 0.25,
+            "task": "Brain",
+            "evidence": None,
+        }
+    ]
+    run.save(update_fields=["deviations"])
+    html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
+    assert '<td data-label="Observed" class="small">25.0 %</td>' in html

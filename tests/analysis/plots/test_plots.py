@@ -486,3 +486,94 @@ def test_ranking_methods_tied_names_share_one_label():
     ranking = {"A": 1, "B": 2, "C": 2, "D": 4, "E": 4, "F": 4, "G": 4, "H": 4}
     labels = _names_by_rank(ranking, list(ranking))
     assert labels == {1.0: "A", 2.0: "B, C", 4.0: "D, E, F +2 more"}
+
+
+def test_ranks_across_tasks_name_the_order_they_use(ideal):
+    _, output = ideal
+    entry = output["rankings"]["DSC"]
+    with_consensus = plots.rank_blobs_across_tasks(entry)
+    assert with_consensus.axes[0].get_xlabel() == "Algorithm (ordered by consensus)"
+    # a scheme without consensus: the report says there is none, and the
+    # figure's order is the mean task rank (it said "ordered by consensus")
+    without = plots.rank_blobs_across_tasks({**entry, "consensus": None})
+    assert without.axes[0].get_xlabel() == "Algorithm (ordered by mean task rank)"
+
+
+def test_heatmap_colours_count_from_zero():
+    # Each of A and B is first in 2 of 4 cases: every cell counts 2. The scale
+    # started at the smallest count, so in a panel without an empty cell the
+    # lightest colour meant "5 cases" where the panel beside it meant "none".
+    results = pd.DataFrame(
+        {
+            "task": "T",
+            "case": ["c1", "c1", "c2", "c2", "c3", "c3", "c4", "c4"],
+            "algorithm": ["A", "B"] * 4,
+            "metric": "DSC",
+            "value": [0.9, 0.8, 0.7, 0.8, 0.9, 0.6, 0.5, 0.6],
+        }
+    )
+    fig = plots.ranking_heatmap(
+        results, task="T", metric="DSC", ranks={"A": 1, "B": 2}, higher_is_better=True
+    )
+    image = fig.axes[0].images[0]
+    assert image.get_array().tolist() == [[2, 2], [2, 2]]
+    assert (image.norm.vmin, image.norm.vmax) == (0, 2)
+
+
+def _overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
+    """Pairs of drawn texts whose bounding boxes overlap (parallel rotated
+    labels aside: their upright boxes overlap where the texts do not)."""
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    texts = _drawn_texts(fig)
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    return [
+        (texts[i].get_text(), texts[j].get_text())
+        for i in range(len(texts))
+        for j in range(i + 1, len(texts))
+        if boxes[i].overlaps(boxes[j])
+        and not (texts[i].get_rotation() and texts[j].get_rotation())
+    ]
+
+
+def _three_algorithms_two_targets():
+    """Three algorithms on two targets in one row of panels; gamma lacks 3
+    brain cases, beta 2 heart cases (the "(k missing)" labels)."""
+    rows = []
+    for target, n in (("brain", 12), ("heart", 8)):
+        for c in range(n):
+            for k, algorithm in enumerate(("alpha", "beta", "gamma")):
+                missing = (algorithm, target) in {("gamma", "brain"), ("beta", "heart")}
+                value = np.nan if missing and c < 3 - (target == "heart") else 0.9
+                rows.append((target, f"{target}{c}", algorithm, value - 0.1 * k))
+    results = pd.DataFrame(rows, columns=["target", "case", "algorithm", "value"])
+    results = results.assign(task="T", metric="DSC")
+    ranks = {"ranks": {"alpha": 1, "beta": 2, "gamma": 3}}
+    return results, {"brain": ranks, "heart": ranks}
+
+
+@pytest.mark.parametrize("kind", ["dot_box", "podium", "heatmap"])
+def test_target_panels_of_few_algorithms_draw_no_text_over_another(kind):
+    # The dot-and-box labels "beta" and "gamma (3 missing)" ran into each
+    # other, and the figure title into the panel titles of a single row.
+    results, targets = _three_algorithms_two_targets()
+    fig = plots.target_grid(kind, results, task="T", metric="DSC", targets=targets)
+    assert _overlapping_texts(fig) == []
+
+
+@pytest.mark.parametrize("kind", ["dot_box", "heatmap", "significance"])
+def test_target_panels_in_one_row_leave_room_under_the_figure_title(kind):
+    results, targets = _three_algorithms_two_targets()
+    if kind == "significance":
+        targets = {
+            name: {**block, "significance": {"significant": [[False] * 3] * 3}}
+            for name, block in targets.items()
+        }
+    fig = plots.target_grid(kind, results, task="T", metric="DSC", targets=targets)
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    title = fig._suptitle.get_window_extent(renderer)
+    for ax in fig.axes:
+        if ax.get_title():
+            gap = title.y0 - ax.title.get_window_extent(renderer).y1
+            assert gap >= 4 * fig.dpi / 72, (ax.get_title(), gap)  # 4 points

@@ -14,6 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ranking import read_results, run_analysis, simulate
+from ranking.version import ENGINE_VERSION
 
 from .conftest import pdf_pages
 
@@ -52,9 +53,17 @@ def test_report_command_writes_pdf(files, tmp_path):
     text = " ".join(pdf_pages(out.read_bytes()))
     assert "Wrote" in stdout.getvalue()
     assert "Registration identifier not registered" in text
-    assert "No deviations from the registered design were found." in text
+    # nothing is registered, so nothing was compared: the report said "No
+    # deviations from the registered design were found" under "Analysis
+    # under the registered ranking scheme"
+    assert "No deviations from the registered design were found." not in text
+    assert "there is no registered design to compare with" in text
+    assert "Analysis under the registered ranking scheme" not in text
+    assert "Analysis Ranking scheme given with the results (not registered)" in text
     assert "Random seed 9" in text
     assert "Task T1 — ranking DSC" in text
+    # the engine's version, as the web reports print it (was the package's 0.1.0)
+    assert f"Ranking engine version {ENGINE_VERSION}" in text
 
 
 def test_the_commands_analysis_process_returns_the_engine_output(files):

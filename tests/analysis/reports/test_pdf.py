@@ -385,3 +385,35 @@ def test_case_figures_drawn_from_the_ranks_alone_are_taken_only_for_equal_ranks(
     mixed = build_report_figures(results, output, workers=1, drawn=stale)
     taken = [f.task for f in mixed if f.pdf == marked and f.task is not None]
     assert sorted(taken) == sorted(t for t in tasks if t != first for _ in range(3))
+
+
+def test_table_headers_never_break_inside_a_word(ideal_run):
+    # With a target column the appendix' "Missing" column was narrower than
+    # the word, printed "Missin" over "g".
+    results, _ = ideal_run
+    with_targets = results.assign(target="left kidney")
+    data = _data(ideal_run, statistics=descriptive_statistics(with_targets))
+    appendix = pdf_pages(render_report_pdf(data))[-1]
+    assert "Target Metric Algorithm n Missing Mean SD Median IQR" in appendix
+
+
+def test_no_page_ends_with_a_heading(ideal_run):
+    """A heading stays with what it introduces: "Target liver" (MSD demo) and
+    "Selective submission: …" ended pages whose next page held their tables."""
+    _, output = ideal_run
+    for count in range(1, 9):
+        changed = copy.deepcopy(output)
+        for block in changed["rankings"]["DSC"]["tasks"].values():
+            block["targets"] = {
+                f"organ {i}": {"ranks": block["ranks"], "scores": block["scores"]}
+                for i in range(count)
+            }
+        pages = pdf_pages(render_report_pdf(_data(ideal_run, output=changed)))
+        for number, text in enumerate(pages, start=1):
+            last = text.split(f"Page {number}")[-1].strip() or text
+            assert not last.endswith(tuple(f"Target organ {i}" for i in range(count)))
+            assert not last.endswith(
+                "Selective submission: rank after withholding the worst cases"
+            )
+            # nor a task's heading and its "20 test cases, …" line
+            assert not last.endswith(("5 algorithms.", "into the task ranking."))

@@ -94,3 +94,59 @@ def test_a_merged_output_reads_each_tasks_own_scheme():
         "Brain",
         "Brain",
     ]
+
+
+def test_report_tables_carry_each_targets_ranking():
+    # The page and the PDF show every target's ranks, scores and rank
+    # intervals; the rankings CSV had the task's combined ranking only.
+    target = {
+        "ranks": {"A": 1, "B": 2},
+        "scores": {"A": 2.0, "B": 0.0},
+        "rank_ci": {"bootstrap": {"A": [1, 1], "B": [1, 2]}},
+    }
+    output = {
+        "scheme": {"metric": "DSC"},
+        "rankings": {
+            "DSC": {
+                "tasks": {
+                    "Dev": {
+                        "ranks": {"A": 1, "B": 2},
+                        "scores": {"A": 1.5, "B": 1.5},
+                        "winner_stability": 0.9,
+                        "targets": {"brain": target, "heart": {**target}},
+                    }
+                }
+            }
+        },
+    }
+    tables = report_tables(output)
+    # the task's rankings keep their columns; the targets' come beside them
+    assert [(r["task"], r["algorithm"], r["rank"]) for r in tables["rankings"]] == [
+        ("Dev", "A", 1),
+        ("Dev", "B", 2),
+    ]
+    assert "target" not in tables["rankings"][0]
+    assert tables["rankings"][0]["winner_stability"] == 0.9
+    rows = tables["target_rankings"]
+    assert [(r["task"], r["target"], r["algorithm"], r["rank"]) for r in rows] == [
+        ("Dev", "brain", "A", 1),
+        ("Dev", "brain", "B", 2),
+        ("Dev", "heart", "A", 1),
+        ("Dev", "heart", "B", 2),
+    ]
+    brain_b = rows[1]
+    assert (brain_b["score"], brain_b["rank_ci_bootstrap_lower"]) == (0.0, 1)
+    assert brain_b["rank_ci_bootstrap_upper"] == 2
+    assert brain_b["winner_stability"] is None  # the task's, not the target's
+
+
+def test_deviation_shares_read_as_percentages():
+    # The message said "(25.0 %)", the Observed column "0.25".
+    from analysis.reports import deviation_value_text
+
+    assert deviation_value_text("missing_cases", 0.25) == "25.0 %"
+    assert deviation_value_text("unstable_winner", 0.896) == "89.6 %"
+    # other values, and the unstable winner's lists of names, as they are
+    assert deviation_value_text("unstable_winner", ["A", "B"]) == "A, B"
+    assert deviation_value_text("case_count_mismatch", 20) == "20"
+    assert deviation_value_text("missing_cases", None) == "–"
