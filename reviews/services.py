@@ -201,13 +201,24 @@ def _locked_assignment(assignment: Assignment, actor) -> Assignment:
 def assignment_change_refusal(challenge: Challenge) -> TransitionError | None:
     """Why assignments of the proposal cannot change now; None while the
     review is open (asked before what a chair sent is read)."""
-    if challenge.status not in OPEN_REVIEW_STATES:
-        return TransitionError(
-            f"The proposal is {challenge.get_status_display().lower()}; "
-            "assignments change only while the review is open.",
-            state=challenge.status,
-        )
-    return None
+    return _unless_in(
+        challenge,
+        OPEN_REVIEW_STATES,
+        "assignments change only while the review is open.",
+    )
+
+
+def _unless_in(
+    challenge: Challenge, states: tuple[str, ...], needs: str
+) -> TransitionError | None:
+    """None while the proposal is in one of `states`; else the refusal that
+    says its state and what the action `needs`."""
+    if challenge.status in states:
+        return None
+    return TransitionError(
+        f"The proposal is {challenge.get_status_display().lower()}; {needs}",
+        state=challenge.status,
+    )
 
 
 @transaction.atomic
@@ -501,25 +512,21 @@ def decide(
 def decision_refusal(challenge: Challenge) -> TransitionError | None:
     """Why no decision can be made on the proposal now; None if one can
     (asked before the decision and letter are read)."""
-    if challenge.status != ChallengeStatus.UNDER_REVIEW:
-        return TransitionError(
-            f"The proposal is {challenge.get_status_display().lower()}; a decision "
-            "needs a proposal under review.",
-            state=challenge.status,
-        )
-    return None
+    return _unless_in(
+        challenge,
+        (ChallengeStatus.UNDER_REVIEW,),
+        "a decision needs a proposal under review.",
+    )
 
 
 def resubmit_refusal(challenge: Challenge) -> TransitionError | None:
     """Why the proposal cannot be resubmitted now; None if it can (asked before
     the response letter is read)."""
-    if challenge.status != ChallengeStatus.REVISION_REQUESTED:
-        return TransitionError(
-            f"The proposal is {challenge.get_status_display().lower()}; only a "
-            "proposal with a requested revision can be resubmitted.",
-            state=challenge.status,
-        )
-    return None
+    return _unless_in(
+        challenge,
+        (ChallengeStatus.REVISION_REQUESTED,),
+        "only a proposal with a requested revision can be resubmitted.",
+    )
 
 
 @transaction.atomic
