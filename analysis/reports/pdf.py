@@ -60,7 +60,10 @@ NOT_CHECKED = (
     "Not registered: there is no registered design to compare with, so"
     " deviations were not checked."
 )
-_SEVERITY_COLOURS = {"critical": "#D55E00", "warning": "#E69F00", "info": "#0072B2"}
+# A deviation's severity cell: the Okabe-Ito vermillion, orange and blue mixed
+# one part in four with white, so the black text on it stays readable (on the
+# full blue, 4:1; "info" rows were solid blue blocks).
+_SEVERITY_COLOURS = {"critical": "#F5D7BF", "warning": "#F9E7BF", "info": "#BFDCEC"}
 
 
 @functools.cache
@@ -370,7 +373,7 @@ class _Builder:
                 for i, d in enumerate(deviations)
             ]
             self.add(
-                _table(rows, [2.6, 3.6, 1.4, 1.4], total=self.width, colours=colours)
+                _table(rows, [1.9, 3.6, 1.1, 2.4], total=self.width, colours=colours)
             )
         self.add(Spacer(1, 3 * mm), _p("Main results", "h2"))
         for key in self.output.keys:

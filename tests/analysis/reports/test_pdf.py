@@ -417,3 +417,22 @@ def test_no_page_ends_with_a_heading(ideal_run):
             )
             # nor a task's heading and its "20 test cases, …" line
             assert not last.endswith(("5 algorithms.", "into the task ranking."))
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG relative luminance of "#RRGGBB"."""
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [
+        c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels
+    ]
+    red, green, blue = linear
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def test_deviation_severity_cells_keep_their_black_text_readable():
+    from analysis.reports.pdf import _SEVERITY_COLOURS
+
+    for severity, colour in _SEVERITY_COLOURS.items():
+        contrast = (_luminance(colour) + 0.05) / 0.05  # against black text
+        assert contrast >= 7, severity  # WCAG AAA for small text
+    assert len(set(_SEVERITY_COLOURS.values())) == 3
