@@ -781,7 +781,7 @@ def _validate_raw(raw: _RawTable) -> ResultsTable:
         for line in raw.lines[codes[col] == empty].tolist():
             errors.append(
                 RowError(
-                    int(line), f"empty {col!r}; expected a {col} name or identifier"
+                    int(line), f"empty {col!r}; expected {_a(col)} name or identifier"
                 )
             )
     values, problems = _values(raw.columns["value"], raw.lines)
@@ -864,3 +864,8 @@ def validate_results(frame: pd.DataFrame) -> pd.DataFrame:
         rows (naming all its lines), and algorithms with no row in a task.
     """
     return _validate_raw(_raw_from_frame(frame)).to_frame()
+
+
+def _a(word: str) -> str:
+    """The word with its indefinite article: "an algorithm", "a case"."""
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"

@@ -97,6 +97,12 @@ def test_validate_results_empty_identifier_names_line():
     assert [(e.line, e.message) for e in info.value.errors] == [
         (3, "empty 'case'; expected a case name or identifier")
     ]
+    with pytest.raises(ResultsError) as info:
+        validate_results(_read(HEADER + "T,1,,DSC,0.5\nT,1,B,DSC,0.6\n"))
+    assert (info.value.errors[0].line, info.value.errors[0].message) == (
+        2,
+        "empty 'algorithm'; expected an algorithm name or identifier",
+    )
 
 
 def test_results_error_is_value_error():
