@@ -263,13 +263,59 @@ def _read_xlsx(data: bytes) -> pd.DataFrame:
             io.BytesIO(data), read_only=True, data_only=True
         )
         try:
-            return _sheet_frame(workbook.worksheets[0])
+            frame = _sheet_frame(workbook.worksheets[0])
         finally:
             workbook.close()
+        _refuse_unsaved_formulas(data, frame)
+        return frame
     except UploadError:
         raise
     except Exception as exc:  # openpyxl raises many types for broken files
         raise UploadError([f"The workbook cannot be read: {exc}"]) from None
+
+
+UNSAVED_FORMULAS_SHOWN = 5
+
+
+def _refuse_unsaved_formulas(data: bytes, frame: pd.DataFrame) -> None:
+    """Refuse empty cells that hold a formula: a workbook written by a program
+    that does not calculate (a script) saves formulas without their results,
+    which would read as missing results, silently. Only read again when some
+    cell is empty."""
+    empty = frame.eq("") if len(frame) else None
+    if empty is None or not empty.to_numpy().any():
+        return
+    lines = frame.attrs.get("lines", np.arange(len(frame), dtype=np.int64) + 2)
+    wanted = {
+        int(lines[row]): [int(c) for c in np.flatnonzero(empty.iloc[row].to_numpy())]
+        for row in np.flatnonzero(empty.to_numpy().any(axis=1))
+    }
+    workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    found = []
+    try:
+        for number, row in enumerate(
+            workbook.worksheets[0].iter_rows(min_row=2, values_only=True), start=2
+        ):
+            for column in wanted.get(number, ()):
+                formula = row[column] if column < len(row) else None
+                if isinstance(formula, str) and formula.startswith("="):
+                    found.append(f"line {number}, {frame.columns[column]}: {formula}")
+    finally:
+        workbook.close()
+    if found:
+        shown = found[:UNSAVED_FORMULAS_SHOWN]
+        more = len(found) - len(shown)
+        raise UploadError(
+            [
+                f"{len(found)} cell(s) hold a formula without its result (the "
+                "program that wrote the workbook did not calculate it), which "
+                "would read as missing results: "
+                + "; ".join(shown)
+                + (f"; and {more} more" if more else "")
+                + ". Open and save the workbook in a spreadsheet program, or "
+                "upload the results as CSV."
+            ]
+        )
 
 
 def _sheet_frame(sheet) -> pd.DataFrame:

@@ -260,6 +260,26 @@ def test_a_workbook_error_after_blank_rows_names_the_sheet_row():
     ]
 
 
+def test_a_workbook_formula_without_its_result_is_refused_not_read_as_missing():
+    # A script (openpyxl, pandas) saves formulas uncalculated: the cell has no
+    # value, and the result would have been stored as missing without a word.
+    rows = [
+        HEADER,
+        ["Brain", "c1", "A1", "DSC", 0.9],
+        ["Brain", "c1", "A2", "DSC", None],  # truly missing: accepted
+        ["Brain", "c2", "A1", "DSC", "=1-0.25"],
+        ["Brain", "c2", "A2", "DSC", 0.6],
+    ]
+    with pytest.raises(ingest.UploadError) as refused:
+        ingest.parse_upload("r.xlsx", workbook(rows))
+    (message,) = refused.value.errors
+    assert message.startswith("1 cell(s) hold a formula without its result")
+    assert "line 4, value: =1-0.25." in message
+    rows[3][4] = 0.75
+    table = ingest.parse_upload("r.xlsx", workbook(rows))
+    assert table.frame["value"].isna().tolist() == [False, True, False, False]
+
+
 def test_a_csv_that_is_not_utf8_names_its_line_and_the_fix():
     # Excel's plain "CSV" is Windows-1252: the page said only "The CSV is not
     # UTF-8 (byte 54)", neither the line nor how to save it.
