@@ -282,13 +282,15 @@ def _refuse_unsaved_formulas(data: bytes, frame: pd.DataFrame) -> None:
     that does not calculate (a script) saves formulas without their results,
     which would read as missing results, silently. Only read again when some
     cell is empty."""
-    empty = frame.eq("") if len(frame) else None
-    if empty is None or not empty.to_numpy().any():
+    if not len(frame):
+        return
+    empty = frame.eq("").to_numpy()
+    if not empty.any():
         return
     lines = frame.attrs.get("lines", np.arange(len(frame), dtype=np.int64) + 2)
     wanted = {
-        int(lines[row]): [int(c) for c in np.flatnonzero(empty.iloc[row].to_numpy())]
-        for row in np.flatnonzero(empty.to_numpy().any(axis=1))
+        int(lines[row]): np.flatnonzero(empty[row]).tolist()
+        for row in np.flatnonzero(empty.any(axis=1))
     }
     workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     found = []

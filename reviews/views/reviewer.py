@@ -4,6 +4,8 @@ the review form, and the co-reviewers' reviews once one's own is in)."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -23,17 +25,18 @@ from ..enums import AssignmentStatus
 from ..forms import DeclineForm, ReviewForm
 
 
-def _decline_form(assignment, page_number: int, data=None) -> DeclineForm:
+def _decline_form(assignment, page: int | str | None, data=None) -> DeclineForm:
     form = DeclineForm(data, prefix=f"decline-{assignment.pk}")
     # posted back to the page it is on, which a refusal shows again
     form.helper.form_action = _on_page(
-        reverse("reviews:decline", args=[assignment.pk]), page_number
+        reverse("reviews:decline", args=[assignment.pk]), page
     )
     return form
 
 
-def _on_page(url: str, page_number: int) -> str:
-    return url if page_number == 1 else f"{url}?page={page_number}"
+def _on_page(url: str, page: int | str | None) -> str:
+    """`url` on the list page `page` (html_page clamps a bad one)."""
+    return url if page in (None, "", 1, "1") else f"{url}?{urlencode({'page': page})}"
 
 
 @login_required
@@ -69,8 +72,8 @@ def decline(request, pk: int):
     refusal = services.decline_refusal(assignment)
     if refusal is not None:  # the state before the input
         return _render_my_reviews(request, refused=str(refusal), status=409)
-    page_number = html_page(request, selectors.assignments_of(request.user)).number
-    form = _decline_form(assignment, page_number, request.POST)
+    page = request.GET.get("page")
+    form = _decline_form(assignment, page, request.POST)
     if form.is_valid():
         try:
             services.decline_assignment(
@@ -84,7 +87,7 @@ def decline(request, pk: int):
             return _render_my_reviews(request, refused=str(exc), status=409)
         else:
             messages.success(request, f"Declined “{assignment.challenge.name}”.")
-            return redirect(_on_page(reverse("reviews:mine"), page_number))
+            return redirect(_on_page(reverse("reviews:mine"), page))
     return _render_my_reviews(request, failed=form, status=400)
 
 
