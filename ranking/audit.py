@@ -28,6 +28,8 @@ from ._core import (
     metric_task_ranking,
     rank_matrix,
 )
+from ._ranks import rank_rows
+from .aggregate import aggregate_scores, case_ranks
 from .bootstrap import kendall_tau_b
 from .scheme import Scheme
 from .significance import column_variant_pvalues, pairwise_wilcoxon
@@ -65,16 +67,18 @@ def _is_registered(scheme: Scheme, key: str, metric: str, rule: MatrixRule) -> b
     return rule.method == "test_then_rank" or rule.q == scheme.aggregate_q
 
 
+def _withheld_rows(column: np.ndarray, percent: float, hib: bool) -> np.ndarray:
+    """Rows of the worst ``percent`` % of ``column``'s present cases."""
+    rows = np.flatnonzero(~np.isnan(column))
+    k = math.floor(percent / 100 * rows.size)
+    order = np.argsort(column[rows] if hib else -column[rows], kind="stable")
+    return rows[order[:k]]  # worst first
+
+
 def _withhold(x: np.ndarray, column: int, percent: float, hib: bool) -> np.ndarray:
     """Copy of ``x`` with the worst ``percent`` % of column's present cases NaN."""
     out = x.copy()
-    rows = np.flatnonzero(~np.isnan(x[:, column]))
-    k = math.floor(percent / 100 * rows.size)
-    if k == 0:
-        return out
-    vals = x[rows, column]
-    order = np.argsort(vals if hib else -vals, kind="stable")  # worst first
-    out[rows[order[:k]], column] = np.nan
+    out[_withheld_rows(x[:, column], percent, hib), column] = np.nan
     return out
 
 
@@ -109,7 +113,6 @@ def withheld_ranks(
     ):
         return None
     rule = MatrixRule.from_scheme(scheme, metric).with_(policy=effective)
-    hib = rule.higher_is_better
     substitute = (
         scheme.missing.value[metric]
         if effective == "value" and scheme.missing and scheme.missing.value
@@ -124,16 +127,9 @@ def withheld_ranks(
             task, metric, rule, percents, after_policy, scheme.targets
         )
     else:
-        ranks = np.empty((len(task.algorithms), len(percents)))
-        for j in range(len(task.algorithms)):
-            for k, pct in enumerate(percents):
-                mats = {
-                    t: after_policy(_withhold(task.raw[metric][t], j, pct, hib))
-                    for t in task.targets
-                }
-                ranks[j, k] = metric_task_ranking(
-                    task, metric, rule, None, targets_rule=scheme.targets, values=mats
-                )[0][j]
+        ranks = _withheld_aggregate_ranks(
+            task, metric, rule, percents, after_policy, scheme.targets
+        )
     return {
         alg: {str(pct): _json_rank(ranks[j, k]) for k, pct in enumerate(percents)}
         for j, alg in enumerate(task.algorithms)
@@ -190,6 +186,23 @@ def _withheld_test_ranks(
             p[v, :, cols] = redone[v, :, cols]
             ranks_t[g0 : g0 + group] = rank_matrix(x, None, rule, pvalues=p)[0]
         per_target[t] = ranks_t
+    return _variant_ranks(task, per_target, columns, rule.ties, targets_rule, n_pct)
+
+
+def _variant_ranks(
+    task: TaskData,
+    per_target: dict[str, np.ndarray],
+    columns: np.ndarray,
+    ties: str,
+    targets_rule: str,
+    n_pct: int,
+) -> np.ndarray:
+    """Each variant's rank of its own algorithm, as (algorithms x percents).
+
+    ``per_target[t]`` holds every variant's ranking of target ``t`` (variant
+    ``v`` withholds cases of algorithm ``columns[v]``); targets are combined
+    per variant as the task ranking combines them.
+    """
     if not task.has_targets:
         combined = per_target[""]
     else:
@@ -198,12 +211,102 @@ def _withheld_test_ranks(
                 combine_ranks(
                     [per_target[t][v] for t in task.targets],
                     average_ties=targets_rule == "mean_average_rank",
-                    ties=rule.ties,
+                    ties=ties,
                 )[0]
                 for v in range(columns.size)
             ]
         )
+    m = combined.shape[1]
     return combined[np.arange(columns.size), columns].reshape(m, n_pct)
+
+
+def _withheld_aggregate_ranks(
+    task: TaskData,
+    metric: str,
+    rule: MatrixRule,
+    percents: tuple[int, ...],
+    after_policy: Callable[[np.ndarray], np.ndarray],
+    targets_rule: str,
+) -> np.ndarray:
+    """:func:`withheld_ranks` under aggregate-then-rank or rank-then-aggregate.
+
+    Withholding changes one column, so the data's scores are updated rather
+    than recomputed for every variant: under aggregate-then-rank only that
+    column's score changes (exact means and quantiles are per column); under
+    rank-then-aggregate only the withheld cases' per-case ranks change, and
+    mean ranks are updated by the sums of those rows (sums of whole and half
+    ranks are exact). Both give the same bits as ranking each variant anew.
+    """
+    m, n_pct = len(task.algorithms), len(percents)
+    hib = rule.higher_is_better
+    columns = np.repeat(np.arange(m), n_pct)
+    per_target: dict[str, np.ndarray] = {}
+    for t in task.targets:
+        raw = task.raw[metric][t]
+        scorer = _VariantScorer(after_policy(raw), rule)
+        ranks_t = np.empty((columns.size, m))
+        for v, j in enumerate(columns.tolist()):
+            rows = _withheld_rows(raw[:, j], percents[v % n_pct], hib)
+            column = raw[:, j].copy()
+            column[rows] = np.nan
+            scores = scorer.scores(j, rows, after_policy(column[:, None])[:, 0])
+            ranks_t[v] = rank_rows(
+                scores,
+                ties=rule.ties,
+                higher_is_better=hib if rule.method == "aggregate_then_rank" else False,
+            )
+        per_target[t] = ranks_t
+    return _variant_ranks(task, per_target, columns, rule.ties, targets_rule, n_pct)
+
+
+class _VariantScorer:
+    """Scores of a matrix in which one column has some cases withheld."""
+
+    def __init__(self, x: np.ndarray, rule: MatrixRule):
+        self.x, self.rule = x, rule
+        if rule.method == "aggregate_then_rank":
+            self.base = aggregate_scores(x, q=rule.q)
+            return
+        self.missing = "last_rank" if rule.policy == "last_rank" else "ignore"
+        self.per_case = self._case_ranks(x)
+        self.base = aggregate_scores(self.per_case, q=rule.q)
+        present = ~np.isnan(self.per_case)
+        self.sums = np.where(present, self.per_case, 0.0).sum(axis=0)
+        self.counts = present.sum(axis=0)
+
+    def _case_ranks(self, x: np.ndarray) -> np.ndarray:
+        return case_ranks(
+            x,
+            ties=self.rule.ties,
+            higher_is_better=self.rule.higher_is_better,
+            missing=self.missing,
+        )
+
+    def scores(self, j: int, rows: np.ndarray, column: np.ndarray) -> np.ndarray:
+        """Scores once column ``j`` is replaced by ``column`` (changed ``rows``)."""
+        out = self.base.copy()
+        if self.rule.method == "aggregate_then_rank":
+            out[j] = aggregate_scores(column[:, None], q=self.rule.q)[0]
+            return out
+        if rows.size == 0:
+            return out
+        changed = self.x[rows].copy()
+        changed[:, j] = column[rows]
+        new = self._case_ranks(changed)
+        if self.rule.q is not None:  # quantiles of ranks: recomputed
+            per_case = self.per_case.copy()
+            per_case[rows] = new
+            return aggregate_scores(per_case, q=self.rule.q)
+        old = self.per_case[rows]
+        sums = (
+            self.sums
+            + np.where(np.isnan(new), 0.0, new).sum(axis=0)
+            - np.where(np.isnan(old), 0.0, old).sum(axis=0)
+        )
+        counts = self.counts + (~np.isnan(new)).sum(axis=0) - (~np.isnan(old)).sum(0)
+        out = np.full(sums.shape, np.nan)
+        np.divide(sums, counts, out=out, where=counts > 0)
+        return out
 
 
 def audit_task(
