@@ -11,7 +11,14 @@ are exposed for the registry's previews and for tests.
 
 from ._core import MissingResultsError
 from ._exact import NonFiniteResultError
-from ._validation import ResultsError, RowError, read_results, validate_results
+from ._validation import (
+    ResultsError,
+    ResultsTable,
+    RowError,
+    read_results,
+    read_table,
+    validate_results,
+)
 from .aggregate import aggregate_then_rank, case_ranks, rank_then_aggregate
 from .audit import audit_task, withheld_ranks
 from .bootstrap import (
@@ -54,6 +61,7 @@ __all__ = [
     "RankingComparison",
     "RankingResult",
     "ResultsError",
+    "ResultsTable",
     "RowError",
     "Scheme",
     "SchemeError",
@@ -71,6 +79,7 @@ __all__ = [
     "prepare_analysis",
     "rank_then_aggregate",
     "read_results",
+    "read_table",
     "run_analysis",
     "scheme_to_dict",
     "significance_map",

@@ -50,6 +50,11 @@ _HEADER_EXAMPLE = "task,case,algorithm,metric,value"
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 _SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}
 _PANDAS_CSV_CHARS = 1_000_000  # pandas reads larger CSV texts (Python: 50 ms at 1 MB)
+# From this size pandas is imported to read the text even where the caller has
+# not imported it (the command line): its import (~0.3 s) is then a small part
+# of reading, and the Python reader would hold every cell as a str (70 MB of
+# CSV: 9 s and 1.5 GB).
+_PANDAS_IMPORT_CHARS = 16_000_000
 # A line break and a line of commas, quotes, whitespace or non-ASCII: maybe blank.
 _NO_VISIBLE_ASCII = re.compile(rb"\n[^\x21\x23-\x2b\x2d-\x7e\n]*(?![^\n])")
 _BEFORE_OPENING_QUOTE = np.frombuffer(b',\n"', dtype=np.uint8)
@@ -216,10 +221,11 @@ def _field_count_errors(
     return errors
 
 
-def _parse_csv(text: str, source: str) -> _RawTable:
+def _parse_csv(text: str, source: str, *, keep_text: bool = True) -> _RawTable:
     """The table in a CSV text: read by pandas' C parser when the text is large
-    and pandas already imported (:func:`_csv_by_pandas`), else, and whenever
-    that cannot give the very same table, by :func:`_csv_by_python`."""
+    and pandas already imported, or very large (:func:`_csv_by_pandas`), else,
+    and whenever that cannot give the very same table, by
+    :func:`_csv_by_python`."""
     if not text.strip():
         raise ResultsError(
             [
@@ -235,8 +241,10 @@ def _parse_csv(text: str, source: str) -> _RawTable:
     problem = _separator_error(first_line)
     if problem is not None:
         raise ResultsError([problem], source=source)
-    if len(text) >= _PANDAS_CSV_CHARS and "pandas" in sys.modules:
-        raw = _csv_by_pandas(text, source)
+    if len(text) >= _PANDAS_CSV_CHARS and (
+        "pandas" in sys.modules or len(text) >= _PANDAS_IMPORT_CHARS
+    ):
+        raw = _csv_by_pandas(text, source, keep_text=keep_text)
         if raw is not None:
             return raw
     return _csv_by_python(text, source)
@@ -277,13 +285,19 @@ def _csv_by_python(text: str, source: str) -> _RawTable:
     return _raw_from_matrix(header, data, np.asarray(lines, dtype=np.int64), source)
 
 
-def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
+def _csv_by_pandas(
+    text: str, source: str, *, keep_text: bool = True
+) -> _RawTable | None:
     """:func:`_csv_by_python`'s table, read by pandas' C parser (1 M rows: 4x
     faster, under half the peak memory), or None when it might differ: a quote
     other than whole-field quoting (see :func:`_quotes_enclose_fields`), a
     quoted line break, a lone carriage return or NUL, a byte-order mark or
     empty line first, a row with the wrong number of fields (left to the
-    Python reader to name): then every physical line is one row."""
+    Python reader to name): then every physical line is one row.
+
+    Without ``keep_text`` the key columns are read as categories (no text
+    object per cell: a third of the memory) and the table keeps no matrix of
+    cells (:func:`read_results` needs one, :func:`read_table` does not)."""
     import pandas as pd
 
     try:
@@ -305,11 +319,18 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
     rows = np.flatnonzero(~blank[1:]) + 1  # the header is line 0 here
     if np.any(fields[rows] != fields[0]):
         return None
+    categories = {}
+    if not keep_text:
+        first = data[: starts[1] if len(starts) > 1 else len(data)]
+        names = next(csv.reader([first.decode().rstrip("\r\n")]), [])
+        categories = {
+            k: "category" for k, h in enumerate(names) if h.strip() in KEY_COLUMNS
+        }
     try:
         cells = pd.read_csv(  # quoting as csv.reader's default (excel) dialect
             io.BytesIO(data),
             header=None,
-            dtype=object,
+            dtype={k: categories.get(k, object) for k in range(fields[0])},
             na_filter=False,
             skip_blank_lines=False,
             encoding="utf-8",
@@ -318,14 +339,22 @@ def _csv_by_pandas(text: str, source: str) -> _RawTable | None:
             escapechar=None,
             quoting=csv.QUOTE_MINIMAL,
             skipinitialspace=False,
-        ).to_numpy()
+        )
     except ValueError:  # pandas' ParserError, EmptyDataError
         return None
     if cells.shape != (len(starts), fields[0]):
         return None
-    header = [h.strip() for h in cells[0].tolist()]
-    matrix = cells[1:] if len(rows) == len(cells) - 1 else cells[rows]
-    return _raw_from_matrix(header, matrix, rows + 1, source)
+    header = [str(h).strip() for h in cells.iloc[0].tolist()]
+    if keep_text:
+        matrix = cells.to_numpy()
+        matrix = matrix[1:] if len(rows) == len(cells) - 1 else matrix[rows]
+        return _raw_from_matrix(header, matrix, rows + 1, source)
+    columns: dict[str, Any] = {}
+    for k, name in enumerate(header):
+        if name not in columns:
+            column = cells.iloc[:, k].array
+            columns[name] = column[rows] if k in categories else column.to_numpy()[rows]
+    return _RawTable(header, columns, rows + 1, source)
 
 
 def _line_layout(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -426,11 +455,14 @@ def _raw_from_frame(frame: pd.DataFrame, source: str = "") -> _RawTable:
     )
 
 
-def _read_raw(path_or_buffer: str | os.PathLike | IO | bytes) -> _RawTable:
+def _read_raw(
+    path_or_buffer: str | os.PathLike | IO | bytes, *, keep_text: bool = True
+) -> _RawTable:
     source = _source_name(path_or_buffer)
     if source.lower().endswith((".xlsx", ".xlsm")):
         return _read_excel(path_or_buffer, source)
-    return _parse_csv(_raw_text(path_or_buffer, source), source)
+    text = _raw_text(path_or_buffer, source)
+    return _parse_csv(text, source, keep_text=keep_text)
 
 
 def read_table(path_or_buffer: str | os.PathLike | IO | bytes) -> ResultsTable:
@@ -444,7 +476,7 @@ def read_table(path_or_buffer: str | os.PathLike | IO | bytes) -> ResultsTable:
     ResultsError
         Every problem, each once (see :func:`validate_results`).
     """
-    return _validate_raw(_read_raw(path_or_buffer))
+    return _validate_raw(_read_raw(path_or_buffer, keep_text=False))
 
 
 def read_results(path_or_buffer: str | os.PathLike | IO | bytes) -> pd.DataFrame:

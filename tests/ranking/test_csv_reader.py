@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ranking import ResultsError, _validation, read_results
+from ranking import ResultsError, _validation, read_results, read_table
 from ranking._validation import _csv_by_pandas, _csv_by_python, _parse_csv
 
 HEADER = "task,case,algorithm,metric,value"
@@ -248,3 +248,58 @@ def test_pandas_reads_tables_with_quoted_cells_as_python_does(rows):
 
     assert fast is not None
     assert _table(fast) == _table(_csv_by_python(text, ""))
+
+
+def _checked(text, *, pandas_from, import_from):
+    """`read_table`'s checked table (or error) with the given size thresholds."""
+    import numpy as np
+
+    saved = _validation._PANDAS_CSV_CHARS, _validation._PANDAS_IMPORT_CHARS
+    _validation._PANDAS_CSV_CHARS = pandas_from
+    _validation._PANDAS_IMPORT_CHARS = import_from
+    try:
+        table = read_table(io.BytesIO(text.encode()))
+    except ResultsError as exc:
+        return (str(exc), exc.total, exc.errors)
+    finally:
+        _validation._PANDAS_CSV_CHARS, _validation._PANDAS_IMPORT_CHARS = saved
+    return {
+        "codes": {k: v.tolist() for k, v in table.codes.items()},
+        "categories": table.categories,
+        "value": np.asarray(table.value).tobytes(),
+        "line": table.line.tolist(),
+        "extras": {k: list(v) for k, v in table.extras.items()},
+    }
+
+
+@pytest.mark.parametrize("name", sorted(READ_BY_PANDAS))
+def test_read_table_with_key_columns_as_categories_is_the_python_readers_table(
+    name,
+):
+    # A very large text is read by pandas with the keys as categories (no text
+    # object per cell); the checked table must be the Python reader's.
+    text = READ_BY_PANDAS[name]
+    by_python = _checked(text, pandas_from=10**9, import_from=10**9)
+    by_pandas = _checked(text, pandas_from=0, import_from=0)
+    assert by_pandas == by_python
+
+
+def test_targets_extras_and_problems_read_alike_by_either_reader():
+    text = _lines(
+        "task,target,case,algorithm,metric,value,team",
+        'T," liver",1,A,DSC,0.5,x',
+        "T,liver,2,A,DSC,,y",
+        "T,tumour,1,A,DSC,0.25,x",
+        "",
+        "T,tumour,1,A,DSC,0,5,",  # a decimal comma: one field too many
+    )
+    by_python = _checked(text, pandas_from=10**9, import_from=10**9)
+    assert by_python[2][0].line == 6
+    assert _checked(text, pandas_from=0, import_from=0) == by_python
+    fixed = text.replace("0,5,", "0.5,z").replace(
+        "T,tumour,1,A,DSC,0.5", "T,t2,1,A,DSC,0.5"
+    )
+    assert isinstance(_checked(fixed, pandas_from=10**9, import_from=10**9), dict)
+    assert _checked(fixed, pandas_from=0, import_from=0) == _checked(
+        fixed, pandas_from=10**9, import_from=10**9
+    )
