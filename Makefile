@@ -34,6 +34,7 @@ faults: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m ranking.benchmark
+	$(PY) -m casemodels.benchmark
 
 # 1 000 000 generated result rows through read_upload → validated → commit_results
 # against DATABASE_URL (rolled back afterwards); figures in docs/benchmarks.md.

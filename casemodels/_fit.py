@@ -20,7 +20,7 @@ import numpy as np
 from scipy import linalg, optimize
 from scipy.special import expit
 
-from ._system import Structure, factorise
+from ._system import Factorised, Structure, factorise, factorise_gram, weighted_gram
 
 __all__ = ["FitResult", "fit_binomial", "fit_linear", "separated"]
 
@@ -50,19 +50,43 @@ class FitResult:
 # ---------------------------------------------------------------- linear
 
 
-def _pls_linear(s: Structure, y: np.ndarray, theta: np.ndarray):
-    ones = np.ones(s.n)
-    f = factorise(s, theta, ones, with_x=True)
-    rhs = np.concatenate([s.zt_times(theta, y), s.X.T @ y])
-    solution = f.solve(rhs)
-    u, beta = solution[: s.q], solution[s.q :]
-    resid = y - s.X @ beta - s.z_times(theta, u)
-    r2 = float(resid @ resid + u @ u)
-    return f, beta, r2
+class _LinearREML:
+    """The REML criterion of one linear model as a function of θ.
+
+    The weights are all one, so the system's cross-products and those with y
+    are computed once; an evaluation only scales them by θ, factorises and
+    solves (no pass over the observations): the penalised residual sum of
+    squares of the solution s of A s = c is y'y − s'c.
+    """
+
+    def __init__(self, s: Structure, y: np.ndarray):
+        self.s, self.y = s, y
+        self.gram = weighted_gram(s, np.ones(s.n), with_x=True)
+        self.zy = [s.group_sum(j, y) for j in range(len(s.sizes))]
+        self.xy = s.X.T @ y
+        self.yy = float(y @ y)
+
+    def solve(self, theta: np.ndarray) -> tuple[Factorised, np.ndarray, float]:
+        f = factorise_gram(self.gram, theta)
+        zy = [theta[j] * self.zy[j] for j in range(len(self.zy))]
+        rhs = np.concatenate([*zy, self.xy])
+        solution = f.solve(rhs)
+        return f, solution, self.yy - float(solution @ rhs)
+
+    def deviance(self, theta: np.ndarray) -> float:
+        f, _, r2 = self.solve(theta)
+        return _reml_value(self.s, f, r2)
+
+    def final(self, theta: np.ndarray) -> tuple[Factorised, np.ndarray, float]:
+        """β and the residual sum of squares at the optimum, from the residuals
+        themselves (no cancellation in y'y − s'c)."""
+        f, solution, _ = self.solve(theta)
+        u, beta = solution[: self.s.q], solution[self.s.q :]
+        resid = self.y - self.s.X @ beta - self.s.z_times(theta, u)
+        return f, beta, float(resid @ resid + u @ u)
 
 
-def _reml_deviance(s: Structure, y: np.ndarray, theta: np.ndarray) -> float:
-    f, _, r2 = _pls_linear(s, y, theta)
+def _reml_value(s: Structure, f: Factorised, r2: float) -> float:
     dof = s.n - s.p
     return f.logdet_u + f.logdet_x + dof * (1.0 + np.log(2.0 * np.pi * r2 / dof))
 
@@ -70,26 +94,27 @@ def _reml_deviance(s: Structure, y: np.ndarray, theta: np.ndarray) -> float:
 def fit_linear(s: Structure, y: np.ndarray) -> FitResult:
     """REML fit of a linear mixed model with random intercepts."""
     k = len(s.sizes)
+    criterion = _LinearREML(s, y)
     if k:
         # The criterion is even in θ: optimising |θ| without bounds never
         # stalls at θ = 0, where the gradient vanishes by symmetry.
         res = optimize.minimize(
-            lambda t: _reml_deviance(s, y, np.abs(t)),
+            lambda t: criterion.deviance(np.abs(t)),
             np.ones(k),
             method="L-BFGS-B",
             options={"ftol": 1e-14, "gtol": 1e-9, "maxiter": 500},
         )
-        theta = _polish(lambda t: _reml_deviance(s, y, t), np.abs(res.x), k)
+        theta = _polish(criterion.deviance, np.abs(res.x), k)
     else:
         theta = np.zeros(0)
-    f, beta, r2 = _pls_linear(s, y, theta)
+    f, beta, r2 = criterion.final(theta)
     sigma2 = r2 / (s.n - s.p)
     return FitResult(
         beta=beta,
         vcov=sigma2 * f.beta_covariance(),
         variances=sigma2 * theta**2,
         residual_variance=sigma2,
-        deviance=_reml_deviance(s, y, theta),
+        deviance=_reml_value(s, f, r2),
     )
 
 

@@ -22,7 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg
 
-__all__ = ["Factorised", "Structure", "factorise"]
+__all__ = [
+    "Factorised",
+    "Gram",
+    "Structure",
+    "factorise",
+    "factorise_gram",
+    "weighted_gram",
+]
 
 
 @dataclass(frozen=True)
@@ -114,14 +121,51 @@ class Factorised:
         return inverse[self.m_u :, self.m_u :]
 
 
+@dataclass(frozen=True)
+class Gram:
+    """The weighted cross-products of one W: what the system needs besides θ.
+
+    A linear model's weights never change, so its fit computes them once and
+    each evaluation of the criterion only scales them by θ.
+    """
+
+    counts: tuple[np.ndarray, ...]  # Z_j'WZ_j (diagonal), per grouping
+    cross: dict[tuple[int, int], np.ndarray]  # Z_j'WZ_k, j ≠ k
+    zx: tuple[np.ndarray, ...]  # Z_j'WX, per grouping
+    xx: np.ndarray  # X'WX
+
+
+def weighted_gram(structure: Structure, w: np.ndarray, *, with_x: bool) -> Gram:
+    """The cross-products of :func:`factorise` at weights w (θ-independent)."""
+    s = structure
+    k = len(s.sizes)
+    X = s.X if with_x else s.X[:, :0]
+    wx = w[:, None] * X
+    cross = {
+        (j, kk): s.cross_count(j, kk, w)
+        for j in range(k)
+        for kk in range(1, k)
+        if j != kk and (j == 0 or kk != 0)
+    }
+    return Gram(
+        counts=tuple(s.group_sum(j, w) for j in range(k)),
+        cross=cross,
+        zx=tuple(s.group_sum(j, wx) for j in range(k)),
+        xx=X.T @ wx,
+    )
+
+
 def factorise(
     structure: Structure, theta: np.ndarray, w: np.ndarray, *, with_x: bool
 ) -> Factorised:
     """Factorise [ΛZ'WZΛ + I (, ΛZ'WX; X'WZΛ, X'WX)] at θ and weights w."""
-    s = structure
-    k = len(s.sizes)
-    X = s.X if with_x else s.X[:, :0]
-    d = theta[0] ** 2 * s.group_sum(0, w) + 1.0 if k else np.zeros(0)
+    return factorise_gram(weighted_gram(structure, w, with_x=with_x), theta)
+
+
+def factorise_gram(g: Gram, theta: np.ndarray) -> Factorised:
+    """:func:`factorise` from the cross-products of its weights."""
+    k = len(g.counts)
+    d = theta[0] ** 2 * g.counts[0] + 1.0 if k else np.zeros(0)
     # Dense block: groupings 1.. then X.
     blocks_b = []  # coupling of grouping 0 with each dense part
     dense_rows = []
@@ -130,26 +174,23 @@ def factorise(
         row = []
         for kk in dense_parts:
             if kk == j:
-                block = np.diag(theta[j] ** 2 * s.group_sum(j, w) + 1.0)
+                block = np.diag(theta[j] ** 2 * g.counts[j] + 1.0)
             else:
-                block = theta[j] * theta[kk] * s.cross_count(j, kk, w)
+                block = theta[j] * theta[kk] * g.cross[(j, kk)]
             row.append(block)
-        row.append(theta[j] * s.group_sum(j, w[:, None] * X))
+        row.append(theta[j] * g.zx[j])
         dense_rows.append(row)
-        if k:
-            blocks_b.append(theta[0] * theta[j] * s.cross_count(0, j, w))
-    x_row = [(theta[j] * s.group_sum(j, w[:, None] * X)).T for j in dense_parts] + [
-        X.T @ (w[:, None] * X)
-    ]
+        blocks_b.append(theta[0] * theta[j] * g.cross[(0, j)])
+    x_row = [(theta[j] * g.zx[j]).T for j in dense_parts] + [g.xx]
     dense_rows.append(x_row)
-    m = int(sum(s.sizes[1:])) + X.shape[1]
+    m = int(sum(c.size for c in g.counts[1:])) + g.xx.shape[1]
     c = np.block(dense_rows) if m else np.zeros((0, 0))
     if k:
-        blocks_b.append(theta[0] * s.group_sum(0, w[:, None] * X))
+        blocks_b.append(theta[0] * g.zx[0])
         b = np.concatenate(blocks_b, axis=1) if m else np.zeros((d.size, 0))
     else:
         b = np.zeros((0, m))
-    m_u = int(sum(s.sizes[1:]))
+    m_u = int(sum(c.size for c in g.counts[1:]))
     schur = c - (b.T / d) @ b if k else c
     chol = linalg.cholesky(schur, lower=True) if schur.size else schur
     logdiag = 2.0 * np.log(np.diag(chol)) if chol.size else np.zeros(0)
