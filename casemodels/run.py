@@ -332,6 +332,11 @@ def _fit_one(
             problem = "; ".join(fit.warnings)
     model.update(_estimates(data, fit if problem is None else None, names, variances))
     model["converged"] = problem is None
+    # lme4's logLik(): −½ REML criterion (gaussian) or −½ Laplace deviance
+    # (binomial), so a fit lme4 flags as not converged can be compared with ours.
+    model["log_likelihood"] = (
+        _number(-fit.deviance / 2) if problem is None and fit and fit.deviance else None
+    )
     model["warnings"] = (
         [problem] if problem is not None else list(fit.warnings if fit else [])
     )

@@ -197,3 +197,55 @@ def test_top_k_ranks_only_the_modelled_task():
     both = pd.concat([results, other], ignore_index=True)
     out = fit_case_models(both, meta, spec, scheme=scheme)
     assert out["spec"]["algorithms_modelled"] == ["a"]
+
+
+def test_linear_log_likelihood_is_the_reml_log_likelihood_of_the_fitted_model():
+    # An independent computation from the dense marginal covariance:
+    # V = σ²I + σ_g² ZZ', REML ℓ = −½[(n−p)log 2π + log|V| + log|X'V⁻¹X| + r'V⁻¹r].
+    rng = np.random.default_rng(7)
+    n_patients, per_patient = 12, 5
+    patient = np.repeat(np.arange(n_patients), per_patient)
+    blur = rng.uniform(size=patient.size).round(3)
+    value = 0.6 + 0.2 * blur + rng.normal(0, 0.1, n_patients)[patient]
+    value += rng.normal(0, 0.05, patient.size)
+    cases = [f"c{i:03d}" for i in range(patient.size)]
+    results = pd.DataFrame(
+        {
+            "task": "T",
+            "case": cases,
+            "algorithm": "a",
+            "metric": "DSC",
+            "value": [repr(float(v)) for v in value.round(6)],
+        }
+    )
+    metadata = pd.DataFrame(
+        {"case": cases, "blur": blur.astype(str), "patient": patient.astype(str)}
+    )
+    spec = {
+        "metric": "DSC",
+        "outcome": {"type": "value"},
+        "characteristics": ["blur"],
+        "groups": ["patient"],
+    }
+    (model,) = [
+        m
+        for m in fit_case_models(results, metadata, spec)["models"]
+        if m["scope"] != "global"
+    ]
+    y = np.array([float(v) for v in results["value"]])
+    X = np.column_stack([np.ones(y.size), blur])
+    Z = (patient[:, None] == np.arange(n_patients)).astype(float)
+    beta = np.array([f["estimate"] for f in model["fixed"]])
+    V = (
+        model["residual_variance"] * np.eye(y.size)
+        + model["random"]["patient"] * Z @ Z.T
+    )
+    Vinv = np.linalg.inv(V)
+    r = y - X @ beta
+    reml = -0.5 * (
+        (y.size - 2) * np.log(2 * np.pi)
+        + np.linalg.slogdet(V)[1]
+        + np.linalg.slogdet(X.T @ Vinv @ X)[1]
+        + r @ Vinv @ r
+    )
+    assert model["log_likelihood"] == pytest.approx(reml, rel=1e-8)
