@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from ranking import aggregate_then_rank, case_ranks, rank_then_aggregate
+from ranking.aggregate import aggregate_scores
 
 NAN = np.nan
 
@@ -119,3 +120,44 @@ def test_weighted_quantile_matches_numpy_on_resample():
             col = x[idx[b], j]
             col = col[~np.isnan(col)]
             assert got[b, j] == pytest.approx(np.quantile(col, 0.3), abs=1e-12)
+
+
+def _resampled_means_by_product(x, counts):
+    """Means of every resample as the product of the counts with the data."""
+    present = ~np.isnan(x)
+    w = np.asarray(counts, dtype=np.float64)
+    den = w @ present
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (w @ np.where(present, x, 0.0)) / den, np.nan)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_leave_one_out_means_are_the_totals_less_one_row(seed):
+    from ranking.bootstrap import leave_one_out_counts
+
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(40, 6))
+    x[rng.uniform(size=x.shape) < 0.2] = np.nan
+    x[:, 5] = x[:, 4]  # two identical columns stay tied in every sample
+    x[:, 3] = np.nan
+    x[7, 3] = 1.0  # one case: left out, no value remains
+    counts = np.concatenate(list(leave_one_out_counts(40)))
+
+    by_total = aggregate_scores(x, counts)
+
+    expected = _resampled_means_by_product(x, counts)
+    np.testing.assert_array_equal(np.isnan(by_total), np.isnan(expected))
+    np.testing.assert_allclose(by_total, expected, rtol=1e-13, atol=1e-15)
+    np.testing.assert_array_equal(by_total[:, 4], by_total[:, 5])
+    assert np.isnan(by_total[7, 3])
+    assert (by_total[np.arange(40) != 7, 3] == 1.0).all()
+
+
+def test_other_resamples_are_not_taken_for_leave_one_out():
+    from ranking.aggregate import _left_out_cases
+
+    assert _left_out_cases(np.array([[1, 1, 0], [0, 1, 1]])).tolist() == [2, 0]
+    assert _left_out_cases(np.array([[1, 2, 0], [0, 1, 1]])) is None  # a bootstrap
+    assert _left_out_cases(np.array([[1, 0, 0], [0, 1, 1]])) is None  # two left out
+    assert _left_out_cases(np.array([[1, 1, 1]])) is None  # the data itself
+    assert _left_out_cases(np.zeros((0, 3), dtype=np.int64)) is None
