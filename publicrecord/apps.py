@@ -12,6 +12,7 @@ class PublicRecordConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
+        import config.checks  # noqa: F401  registers the SITE_URL deploy check
         from registry.models import RegistrationVersion
 
         def version_saved(sender, instance, created, **kwargs):

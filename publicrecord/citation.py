@@ -20,9 +20,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from config.site import absolute_url
 from registry.models import Registration, RegistrationVersion
 from registry.search import listing_facts
-from reviews.notifications import site_url
 
 from .models import ResearcherProfile
 
@@ -94,7 +94,7 @@ def _creators(organizers: list[dict[str, Any]]) -> tuple[Creator, ...]:
 
 def version_url(identifier: str, number: int) -> str:
     path = reverse("registry:public-detail", args=[identifier])
-    return f"{site_url()}{path}?version={number}"
+    return absolute_url(f"{path}?version={number}")
 
 
 def citation_record(version: RegistrationVersion) -> CitationRecord:

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser
+from config.site import absolute_url
 
 from .access import get_challenge
 from .exports import (
@@ -54,9 +55,7 @@ def pdf_download(challenge: Challenge, *, registry_url: str) -> HttpResponse:
 
 def design_pdf_url(request, challenge: Challenge) -> str:
     """The registry address printed on the cover (this document's own URL)."""
-    return request.build_absolute_uri(
-        reverse("registry:design-pdf", args=[challenge.pk])
-    )
+    return absolute_url(reverse("registry:design-pdf", args=[challenge.pk]))
 
 
 def refused(errors: list[str], *, code: int = status.HTTP_400_BAD_REQUEST):

@@ -31,6 +31,11 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "insecure-demo-key-only-for-local-debug"
 
+# The public base URL written into every citation, DataCite record, OAI-PMH
+# record, sitemap and e-mail link (config/site.py); `check --deploy` warns when
+# it is unset or loopback.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
