@@ -17,6 +17,11 @@ class PublicRecordConfig(AppConfig):
 
         def version_saved(sender, instance, created, **kwargs):
             if created:
+                from .citation import freeze_citation
+
+                # in the version's own transaction: its citation is frozen
+                # with it, whatever the profiles say later
+                freeze_citation(instance)
                 # imported here, not at start-up: it pulls in the design PDF
                 # (reportlab); its job is found by name when it runs
                 from . import deposit

@@ -1,15 +1,17 @@
 """Citable metadata of a registration version: DataCite 4.6 XML, CSL-JSON, BibTeX.
 
 Built from the version's canonical JSON (title, organizers, call, date, hash)
-plus the organizers' ORCID iDs as they are now (an iD added later still
-identifies the same person). The DataCite XML is validated against the official
-kernel-4.6 XSD shipped in `publicrecord/schema/` (see `validate_datacite`).
+and the organizers' names and ORCID iDs frozen with the version when it was
+written (`FrozenCitation`), so a registered version's citation never changes.
+The DataCite XML is validated against the official kernel-4.6 XSD shipped in
+`publicrecord/schema/` (see `validate_datacite`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cache
@@ -24,13 +26,26 @@ from config.site import absolute_url
 from registry.models import Registration, RegistrationVersion
 from registry.search import listing_facts
 
-from .models import ResearcherProfile
+from .models import FrozenCitation, ResearcherProfile
 
 NAMESPACE = "http://datacite.org/schema/kernel-4"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
 SCHEMA_LOCATION = "http://schema.datacite.org/meta/kernel-4.6/metadata.xsd"
 XSD_PATH = Path(__file__).parent / "schema" / "datacite-kernel-4.6" / "metadata.xsd"
 RESOURCE_TYPE = "Registered challenge design"
+
+
+_UNPRINTABLE = ("Cc", "Cs", "Co", "Cn")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line without control characters, lone surrogates or
+    noncharacters (the categories `design_pdf.printable` drops): XML 1.0 cannot
+    hold them, and BibTeX and CSL readers choke on them."""
+    kept = (
+        c for c in text if unicodedata.category(c) not in _UNPRINTABLE or c in "\t\n\r"
+    )
+    return " ".join("".join(kept).split())
 
 
 def publisher() -> str:
@@ -63,7 +78,14 @@ class CitationRecord:
     doi: str = ""
 
 
-def _creators(organizers: list[dict[str, Any]]) -> tuple[Creator, ...]:
+def display_name(given: str, family: str, username: str) -> str:
+    """The name "Family, Given" when both are known, else family name or username."""
+    return f"{family}, {given}" if given and family else family or username
+
+
+def creators_now(organizers: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The creators of a version listing `organizers` (its canonical JSON), with
+    the names and ORCID iDs their profiles hold now."""
     names = [o["username"] for o in organizers]
     users = {
         u.get_username(): u for u in get_user_model().objects.filter(username__in=names)
@@ -79,17 +101,37 @@ def _creators(organizers: list[dict[str, Any]]) -> tuple[Creator, ...]:
         user = users.get(username)
         given = (user.first_name if user else "").strip()
         family = (user.last_name if user else "").strip()
-        name = f"{family}, {given}" if given and family else (family or username)
         creators.append(
-            Creator(
-                name=name,
-                given=given,
-                family=family,
-                orcid=orcids.get(username, ""),
-                affiliation=organizer.get("institution", ""),
-            )
+            {
+                "name": display_name(given, family, username),
+                "given": given,
+                "family": family,
+                "orcid": orcids.get(username, ""),
+                "affiliation": organizer.get("institution", ""),
+            }
         )
-    return tuple(creators)
+    return creators
+
+
+def freeze_citation(version: RegistrationVersion) -> FrozenCitation:
+    """Freeze who `version` is by (called when it is written; atomic caller)."""
+    organizers = json.loads(version.canonical).get("organizers", [])
+    frozen, _ = FrozenCitation.objects.get_or_create(
+        version=version, defaults={"creators": creators_now(organizers)}
+    )
+    return frozen
+
+
+def _creators(version: RegistrationVersion) -> tuple[Creator, ...]:
+    try:
+        frozen = version.frozen_citation
+    except FrozenCitation.DoesNotExist:
+        # written in bulk without signals (registry.seeding): frozen on first use
+        frozen = freeze_citation(version)
+    return tuple(
+        Creator(**{key: one_line(value) for key, value in creator.items()})
+        for creator in frozen.creators
+    )
 
 
 def version_url(identifier: str, number: int) -> str:
@@ -107,8 +149,8 @@ def citation_record(version: RegistrationVersion) -> CitationRecord:
     return CitationRecord(
         identifier=registration.identifier,
         version=version.number,
-        title=document["design"].get("name") or registration.identifier,
-        creators=_creators(document.get("organizers", [])),
+        title=one_line(document["design"].get("name") or registration.identifier),
+        creators=_creators(version),
         year=version.created.year,
         issued=first.created.date().isoformat(),
         updated=version.created.date().isoformat(),
@@ -119,8 +161,8 @@ def citation_record(version: RegistrationVersion) -> CitationRecord:
             else ""
         ),
         sha256=version.sha256,
-        call_title=document.get("call", {}).get("title", ""),
-        subjects=(*facts.categories, *facts.modalities),
+        call_title=one_line(document.get("call", {}).get("title", "")),
+        subjects=tuple(one_line(s) for s in (*facts.categories, *facts.modalities)),
         doi=doi,
     )
 
@@ -229,7 +271,7 @@ def datacite_xml(record: CitationRecord) -> bytes:
     _sub(
         descriptions,
         "description",
-        f"Design of the challenge {record.title!r}"
+        f"Design of the challenge “{record.title}”"
         + (f" ({record.call_title})" if record.call_title else "")
         + f", registered as {record.identifier} version {record.version}. "
         f"SHA-256 of the canonical JSON: {record.sha256}.",
@@ -288,23 +330,57 @@ def csl_json(record: CitationRecord) -> list[dict[str, Any]]:
     return [item]
 
 
-_BIBTEX_SPECIAL = re.compile(r"([\\{}%&$#_^~])")
+# TeX specials and how to write them so that LaTeX prints them and BibTeX
+# parsers (bibtexparser, pybtex) read the same text back. `\string^` rather than
+# `\textasciicircum`, which pylatexenc reads as U+02C6; `\textasciitilde` rather
+# than `\~{}`, which parsers read as an accent. Braces are escaped as `\{ \}`
+# only when they balance: BibTeX counts every brace, escaped or not.
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "~": r"\textasciitilde{}",
+    "^": r"\string^",
+    **{c: "\\" + c for c in "%&$#_"},
+}
+_BRACES = {"{": r"\{", "}": r"\}"}
+_UNBALANCED_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+_BIBTEX_SPECIAL = re.compile(r"[\\{}%&$#_^~]")
+
+
+def _braces_balance(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _bibtex_text(text: str) -> str:
-    """Escape BibTeX/LaTeX specials so user text cannot break the entry."""
-    replacements = {"\\": r"\textbackslash{}", "^": r"\^{}", "~": r"\~{}"}
-    return _BIBTEX_SPECIAL.sub(
-        lambda m: replacements.get(m.group(1), "\\" + m.group(1)), text
-    )
+    """`text` as BibTeX field content: every TeX special escaped, so user text
+    can neither break the entry nor be typeset as markup."""
+    table = {**_TEX, **(_BRACES if _braces_balance(text) else _UNBALANCED_BRACES)}
+    return _BIBTEX_SPECIAL.sub(lambda m: table[m.group(0)], one_line(text))
+
+
+# " and " (any case) separates names in BibTeX; a comma separates name parts.
+_NAME_SEPARATOR = re.compile(r"\sand\s|,", re.IGNORECASE)
+
+
+def _bibtex_name_part(part: str) -> str:
+    escaped = _bibtex_text(part)
+    return "{" + escaped + "}" if _NAME_SEPARATOR.search(part) else escaped
+
+
+def _bibtex_name(creator: Creator) -> str:
+    if not creator.family:
+        return _bibtex_name_part(creator.name)
+    family = _bibtex_name_part(creator.family)
+    return f"{family}, {_bibtex_name_part(creator.given)}" if creator.given else family
 
 
 def bibtex(record: CitationRecord) -> str:
     key = re.sub(r"[^A-Za-z0-9]", "", record.identifier) + f"v{record.version}"
-    authors = " and ".join(
-        _bibtex_text(f"{c.family}, {c.given}" if c.family else c.name)
-        for c in record.creators
-    )
+    authors = " and ".join(_bibtex_name(c) for c in record.creators)
     fields = [
         ("author", authors),
         ("title", "{" + _bibtex_text(record.title) + "}"),

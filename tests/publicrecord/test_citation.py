@@ -101,12 +101,16 @@ def api_orcid(user):
     return orcid_of(user)
 
 
-def test_datacite_validates_and_names_the_organizers_orcid(
-    api, registration, organizer
-):
+def test_datacite_validates_and_names_the_organizers_orcid(api, call, organizer, chair):
+    organizer.first_name, organizer.last_name = "Olga", "Organa"
+    organizer.save()
     api.force_authenticate(organizer)
     api.patch("/api/v1/me/", {"orcid": VALID_ORCID}, format="json")
     api.force_authenticate(None)
+    # the iD the profile holds at registration is frozen with the version
+    registration = registered(
+        call, organizer, chair, name="Decathlon & <Co>", scheme=CLEAN_SCHEME
+    )
     data = datacite(api, registration.identifier)
     assert validate_datacite(data) == []
     root = ET.fromstring(data)
@@ -189,3 +193,68 @@ def test_check_datacite_command_validates_every_version(registration):
     out = StringIO()
     call_command("check_datacite", stdout=out)
     assert out.getvalue().strip() == "1 version(s) valid."
+
+
+def exports(api, identifier, number) -> list[bytes]:
+    base = f"/api/v1/registrations/{identifier}/versions/{number}/"
+    names = ("datacite.xml", "citation.json", "citation.bib")
+    return [api.get(base + name).content for name in names]
+
+
+def test_a_registered_versions_citation_survives_profile_edits(
+    api, registration, organizer, chair
+):
+    before = exports(api, registration.identifier, 1)
+    assert b"Organa" in before[2]
+    organizer.first_name, organizer.last_name = "Olga", "Skywalker"
+    organizer.save()
+    api.force_authenticate(organizer)
+    assert api.patch("/api/v1/me/", {"orcid": VALID_ORCID}).status_code == 200
+    api.force_authenticate(None)
+    assert exports(api, registration.identifier, 1) == before
+    # the next version is registered with the profile as it is then
+    approve_amendment(
+        amendment=propose_more_cases(registration, organizer), actor=chair
+    )
+    latest = exports(api, registration.identifier, 2)
+    assert b"Skywalker" in latest[2]
+    assert b"Organa" not in latest[2]
+    assert VALID_ORCID.encode() in latest[0]
+    assert exports(api, registration.identifier, 1) == before
+
+
+def test_frozen_citations_cannot_be_changed(registration):
+    from publicrecord.models import FrozenCitation, FrozenCitationError
+
+    frozen = FrozenCitation.objects.get(version__registration=registration)
+    assert frozen.creators[0]["family"] == "Organa"
+    frozen.creators = []
+    with pytest.raises(FrozenCitationError):
+        frozen.save()
+    with pytest.raises(FrozenCitationError):
+        FrozenCitation.objects.all().update(creators=[])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_freezes_existing_versions_from_todays_profiles(
+    call, organizer, chair
+):
+    from django.core.management import call_command
+
+    from publicrecord.models import FrozenCitation
+
+    organizer.first_name, organizer.last_name = "Olga", "Organa"
+    organizer.save()
+    registration = registered(call, organizer, chair, name="Old", scheme=CLEAN_SCHEME)
+    call_command("migrate", "publicrecord", "0002_deposit", verbosity=0)
+    call_command("migrate", "publicrecord", verbosity=0)
+    frozen = FrozenCitation.objects.get(version__registration=registration)
+    assert frozen.creators == [
+        {
+            "name": "Organa, Olga",
+            "given": "Olga",
+            "family": "Organa",
+            "orcid": "",
+            "affiliation": organizer.profile.institution,
+        }
+    ]
