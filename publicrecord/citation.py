@@ -72,6 +72,7 @@ class CitationRecord:
     updated: str  # YYYY-MM-DD of this version
     url: str
     previous_url: str
+    next_url: str
     sha256: str
     call_title: str
     subjects: tuple[str, ...]
@@ -160,6 +161,11 @@ def citation_record(version: RegistrationVersion) -> CitationRecord:
             if version.previous_sha256  # not the first version
             else ""
         ),
+        next_url=(
+            version_url(registration.identifier, version.number + 1)
+            if registration.versions.filter(number=version.number + 1).exists()
+            else ""
+        ),
         sha256=version.sha256,
         call_title=one_line(document.get("call", {}).get("title", "")),
         subjects=tuple(one_line(s) for s in (*facts.categories, *facts.modalities)),
@@ -170,6 +176,96 @@ def citation_record(version: RegistrationVersion) -> CitationRecord:
 # --- DataCite --------------------------------------------------------------------
 
 
+def _related(record: CitationRecord) -> list[dict[str, str]]:
+    related = []
+    if record.doi:
+        related.append((record.url, "IsIdenticalTo"))
+    if record.previous_url:
+        related.append((record.previous_url, "IsNewVersionOf"))
+    if record.next_url:
+        related.append((record.next_url, "IsPreviousVersionOf"))
+    return [
+        {"relatedIdentifier": url, "relatedIdentifierType": "URL", "relationType": r}
+        for url, r in related
+    ]
+
+
+def _datacite_creator(creator: Creator) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": creator.name, "nameType": "Personal"}
+    if creator.given:
+        entry["givenName"] = creator.given
+    if creator.family:
+        entry["familyName"] = creator.family
+    if creator.orcid:
+        entry["nameIdentifiers"] = [
+            {
+                "nameIdentifier": f"https://orcid.org/{creator.orcid}",
+                "nameIdentifierScheme": "ORCID",
+                "schemeUri": "https://orcid.org",
+            }
+        ]
+    if creator.affiliation:
+        entry["affiliation"] = [{"name": creator.affiliation}]
+    return entry
+
+
+def datacite_json(record: CitationRecord) -> dict[str, Any]:
+    """The DataCite metadata of one registration version as the attributes of
+    DataCite's REST API (JSON); `datacite_xml` writes the same as XML."""
+    identifier = (
+        {"identifier": record.doi, "identifierType": "DOI"}
+        if record.doi
+        else {"identifier": record.url, "identifierType": "URL"}
+    )
+    dates = [{"date": record.issued, "dateType": "Issued"}]
+    if record.version > 1:
+        dates.append({"date": record.updated, "dateType": "Updated"})
+    description = (
+        f"Design of the challenge “{record.title}”"
+        + (f" ({record.call_title})" if record.call_title else "")
+        + f", registered as {record.identifier} version {record.version}. "
+        f"SHA-256 of the canonical JSON: {record.sha256}."
+    )
+    attributes: dict[str, Any] = {
+        **({"doi": record.doi} if record.doi else {}),
+        "identifiers": [identifier],
+        "creators": [_datacite_creator(c) for c in record.creators],
+        "titles": [
+            {"title": record.title},
+            {
+                "title": f"Registered challenge design, version {record.version}",
+                "titleType": "Subtitle",
+            },
+        ],
+        "publisher": {"name": publisher()},
+        "publicationYear": record.year,
+        "types": {
+            "resourceTypeGeneral": "StudyRegistration",
+            "resourceType": RESOURCE_TYPE,
+        },
+        "subjects": [{"subject": s} for s in record.subjects],
+        "dates": dates,
+        "language": "en",
+        "alternateIdentifiers": [
+            {
+                "alternateIdentifier": f"{record.identifier} v{record.version}",
+                "alternateIdentifierType": "Registry identifier",
+            },
+            {
+                "alternateIdentifier": record.sha256,
+                "alternateIdentifierType": "SHA-256 of the canonical JSON",
+            },
+        ],
+        "relatedIdentifiers": _related(record),
+        "formats": ["application/json", "application/pdf"],
+        "version": str(record.version),
+        "descriptions": [{"description": description, "descriptionType": "Abstract"}],
+        "url": record.url,
+        "schemaVersion": NAMESPACE,
+    }
+    return attributes
+
+
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs) -> ET.Element:
     element = ET.SubElement(parent, f"{{{NAMESPACE}}}{tag}", attrs)
     if text is not None:
@@ -177,108 +273,78 @@ def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs) -> ET.E
     return element
 
 
-def _creator(creators: ET.Element, creator: Creator) -> None:
+def _xml_creator(creators: ET.Element, creator: dict[str, Any]) -> None:
     element = _sub(creators, "creator")
-    _sub(element, "creatorName", creator.name, nameType="Personal")
-    if creator.given:
-        _sub(element, "givenName", creator.given)
-    if creator.family:
-        _sub(element, "familyName", creator.family)
-    if creator.orcid:
+    _sub(element, "creatorName", creator["name"], nameType=creator["nameType"])
+    for key in ("givenName", "familyName"):
+        if key in creator:
+            _sub(element, key, creator[key])
+    for name_id in creator.get("nameIdentifiers", []):
         _sub(
             element,
             "nameIdentifier",
-            f"https://orcid.org/{creator.orcid}",
-            nameIdentifierScheme="ORCID",
-            schemeURI="https://orcid.org",
+            name_id["nameIdentifier"],
+            nameIdentifierScheme=name_id["nameIdentifierScheme"],
+            schemeURI=name_id["schemeUri"],
         )
-    if creator.affiliation:
-        _sub(element, "affiliation", creator.affiliation)
+    for affiliation in creator.get("affiliation", []):
+        _sub(element, "affiliation", affiliation["name"])
 
 
-def datacite_xml(record: CitationRecord) -> bytes:
-    """DataCite Metadata Schema 4.6 XML of one registration version."""
+def _xml_list(root: ET.Element, items: list[dict[str, str]], tag: str) -> None:
+    """`<tags><tag attr=…>text</tag>…</tags>` from DataCite JSON items whose
+    text is under the key `tag` and whose other keys are attributes."""
+    if not items:
+        return
+    parent = _sub(root, f"{tag}s")
+    for item in items:
+        attrs = {k: v for k, v in item.items() if k != tag}
+        _sub(parent, tag, item[tag], **attrs)
+
+
+def datacite_xml_from(attributes: dict[str, Any]) -> bytes:
+    """DataCite Metadata Schema 4.6 XML of DataCite JSON `attributes`."""
     ET.register_namespace("", NAMESPACE)
     ET.register_namespace("xsi", XSI)
     root = ET.Element(
         f"{{{NAMESPACE}}}resource",
         {f"{{{XSI}}}schemaLocation": f"{NAMESPACE} {SCHEMA_LOCATION}"},
     )
-    if record.doi:
-        _sub(root, "identifier", record.doi, identifierType="DOI")
-    else:
-        _sub(root, "identifier", record.url, identifierType="URL")
+    (identifier,) = attributes["identifiers"]
+    _sub(
+        root,
+        "identifier",
+        identifier["identifier"],
+        identifierType=identifier["identifierType"],
+    )
     creators = _sub(root, "creators")
-    for creator in record.creators:
-        _creator(creators, creator)
-    titles = _sub(root, "titles")
-    _sub(titles, "title", record.title)
+    for creator in attributes["creators"]:
+        _xml_creator(creators, creator)
+    _xml_list(root, attributes["titles"], "title")
+    _sub(root, "publisher", attributes["publisher"]["name"])
+    _sub(root, "publicationYear", str(attributes["publicationYear"]))
+    types = attributes["types"]
     _sub(
-        titles,
-        "title",
-        f"Registered challenge design, version {record.version}",
-        titleType="Subtitle",
+        root,
+        "resourceType",
+        types["resourceType"],
+        resourceTypeGeneral=types["resourceTypeGeneral"],
     )
-    _sub(root, "publisher", publisher())
-    _sub(root, "publicationYear", str(record.year))
-    _sub(root, "resourceType", RESOURCE_TYPE, resourceTypeGeneral="StudyRegistration")
-    if record.subjects:
-        subjects = _sub(root, "subjects")
-        for subject in record.subjects:
-            _sub(subjects, "subject", subject)
-    dates = _sub(root, "dates")
-    _sub(dates, "date", record.issued, dateType="Issued")
-    if record.version > 1:
-        _sub(dates, "date", record.updated, dateType="Updated")
-    _sub(root, "language", "en")
-    alternates = _sub(root, "alternateIdentifiers")
-    _sub(
-        alternates,
-        "alternateIdentifier",
-        f"{record.identifier} v{record.version}",
-        alternateIdentifierType="Registry identifier",
-    )
-    _sub(
-        alternates,
-        "alternateIdentifier",
-        record.sha256,
-        alternateIdentifierType="SHA-256 of the canonical JSON",
-    )
-    related = _sub(root, "relatedIdentifiers")
-    if record.doi:
-        _sub(
-            related,
-            "relatedIdentifier",
-            record.url,
-            relatedIdentifierType="URL",
-            relationType="IsIdenticalTo",
-        )
-    if record.previous_url:
-        _sub(
-            related,
-            "relatedIdentifier",
-            record.previous_url,
-            relatedIdentifierType="URL",
-            relationType="IsNewVersionOf",
-        )
-    if not len(related):
-        root.remove(related)
-    formats = _sub(root, "formats")
-    _sub(formats, "format", "application/json")
-    _sub(formats, "format", "application/pdf")
-    _sub(root, "version", str(record.version))
-    descriptions = _sub(root, "descriptions")
-    _sub(
-        descriptions,
-        "description",
-        f"Design of the challenge “{record.title}”"
-        + (f" ({record.call_title})" if record.call_title else "")
-        + f", registered as {record.identifier} version {record.version}. "
-        f"SHA-256 of the canonical JSON: {record.sha256}.",
-        descriptionType="Abstract",
-    )
+    _xml_list(root, attributes["subjects"], "subject")
+    _xml_list(root, attributes["dates"], "date")
+    _sub(root, "language", attributes["language"])
+    _xml_list(root, attributes["alternateIdentifiers"], "alternateIdentifier")
+    _xml_list(root, attributes["relatedIdentifiers"], "relatedIdentifier")
+    _xml_list(root, [{"format": f} for f in attributes["formats"]], "format")
+    _sub(root, "version", attributes["version"])
+    _xml_list(root, attributes["descriptions"], "description")
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def datacite_xml(record: CitationRecord) -> bytes:
+    """DataCite Metadata Schema 4.6 XML of one registration version."""
+    return datacite_xml_from(datacite_json(record))
 
 
 @cache

@@ -141,6 +141,11 @@ def test_every_version_validates_and_links_its_predecessor(
     related = latest.find(".//d:relatedIdentifier", NS)
     assert related.get("relationType") == "IsNewVersionOf"
     assert related.text.endswith("?version=1")
+    first = ET.fromstring(datacite(api, registration.identifier, 1))
+    assert [
+        (r.get("relationType"), r.text.rsplit("=", 1)[1])
+        for r in first.findall(".//d:relatedIdentifier", NS)
+    ] == [("IsPreviousVersionOf", "2")]
     assert len(latest.findall(".//d:creator", NS)) == 2
     assert (
         api.get(
@@ -182,6 +187,7 @@ def test_csl_json_and_bibtex(api, registration):
 def test_public_page_links_the_citations(api, registration):
     page = api.get(f"/registry/{registration.identifier}/").content.decode()
     assert 'id="cite-datacite"' in page
+    assert f"/api/v1/registrations/{registration.identifier}/datacite.json" in page
     assert f"/api/v1/registrations/{registration.identifier}/citation.bib" in page
 
 
@@ -220,7 +226,11 @@ def test_a_registered_versions_citation_survives_profile_edits(
     assert b"Skywalker" in latest[2]
     assert b"Organa" not in latest[2]
     assert VALID_ORCID.encode() in latest[0]
-    assert exports(api, registration.identifier, 1) == before
+    # version 1 now also names its successor (IsPreviousVersionOf), nothing else
+    after = exports(api, registration.identifier, 1)
+    assert after[1:] == before[1:]
+    assert b"IsPreviousVersionOf" in after[0]
+    assert b"Skywalker" not in after[0]
 
 
 def test_frozen_citations_cannot_be_changed(registration):
@@ -258,3 +268,26 @@ def test_migration_freezes_existing_versions_from_todays_profiles(
             "affiliation": organizer.profile.institution,
         }
     ]
+
+
+def test_datacite_json_says_what_the_xml_says(api, registration, organizer, chair):
+    from publicrecord.citation import datacite_xml_from
+
+    approve_amendment(
+        amendment=propose_more_cases(registration, organizer), actor=chair
+    )
+    base = f"/api/v1/registrations/{registration.identifier}/"
+    for path in ("datacite.json", "versions/1/datacite.json"):
+        response = api.get(base + path)
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("application/vnd.datacite")
+        body = response.json()
+        attributes = body["data"]["attributes"]
+        assert body["data"]["type"] == "dois"
+        # the JSON, written as XML, is byte for byte the XML export
+        xml = datacite_xml_from(attributes)
+        assert xml == datacite(api, registration.identifier, 2 if path[0] == "d" else 1)
+        assert validate_datacite(xml) == []
+    assert attributes["creators"][0]["familyName"] == "Organa"
+    assert attributes["relatedIdentifiers"][0]["relationType"] == "IsPreviousVersionOf"
+    assert api.get(base + "versions/3/datacite.json").status_code == 404
