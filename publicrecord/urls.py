@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import views
+from . import oai_views, views
 
 app_name = "publicrecord"
 THREAD = "registry/<slug:identifier>/feedback/"
 
 urlpatterns = [
+    path("oai", oai_views.oai_endpoint, name="oai"),
     path("profile/", views.profile_page, name="profile"),
     path("statistics/", views.statistics_page, name="statistics"),
     path(

@@ -181,6 +181,15 @@ ZENODO_TOKEN = os.environ.get("ZENODO_TOKEN", "")
 ZENODO_URL = os.environ.get("ZENODO_URL", "https://zenodo.org")
 ZENODO_TIMEOUT_SECONDS = int(os.environ.get("ZENODO_TIMEOUT_SECONDS", "30"))
 
+# OAI-PMH at /oai (publicrecord/oai.py, docs/public-record.md): records per
+# response before a resumption token; the record sources, one OAI set each (a
+# dotted path per source class); the repository identifier in every record's
+# oai:<identifier>:… (default: SITE_URL's host when it is a domain name).
+OAI_PAGE_SIZE = int(os.environ.get("OAI_PAGE_SIZE", "100"))
+OAI_RECORD_SOURCES = ["publicrecord.oai_sources.RegisteredVersions"]
+OAI_REPOSITORY_IDENTIFIER = os.environ.get("OAI_REPOSITORY_IDENTIFIER", "")
+OAI_ADMIN_EMAIL = os.environ.get("OAI_ADMIN_EMAIL", "")
+
 # Case-characteristics models (issue 16): bounds of a metadata table and a model.
 CASE_METADATA_MAX_ROWS = int(os.environ.get("CASE_METADATA_MAX_ROWS", "200000"))
 CASE_METADATA_MAX_COLUMNS = int(os.environ.get("CASE_METADATA_MAX_COLUMNS", "200"))
