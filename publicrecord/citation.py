@@ -460,3 +460,60 @@ def bibtex(record: CitationRecord) -> str:
         fields.append(("doi", record.doi))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
     return f"@misc{{{key},\n{body}\n}}\n"
+
+
+# --- schema.org (search engines) -------------------------------------------------
+
+
+def _schema_person(creator: Creator) -> dict[str, Any]:
+    person: dict[str, Any] = {"@type": "Person", "name": creator.name}
+    if creator.given:
+        person["givenName"] = creator.given
+    if creator.family:
+        person["familyName"] = creator.family
+    if creator.orcid:
+        person["identifier"] = f"https://orcid.org/{creator.orcid}"
+    if creator.affiliation:
+        person["affiliation"] = {"@type": "Organization", "name": creator.affiliation}
+    return person
+
+
+def schema_org(record: CitationRecord) -> dict[str, Any]:
+    """schema.org JSON-LD of a registration version, for its public page."""
+    identifiers = [
+        {
+            "@type": "PropertyValue",
+            "propertyID": "Registry identifier",
+            "value": f"{record.identifier} v{record.version}",
+        },
+        {"@type": "PropertyValue", "propertyID": "SHA-256", "value": record.sha256},
+    ]
+    if record.doi:
+        identifiers.insert(0, f"https://doi.org/{record.doi}")
+    item: dict[str, Any] = {
+        "@context": "https://schema.org",
+        "@type": "CreativeWork",
+        "additionalType": RESOURCE_TYPE,
+        "@id": record.url,
+        "url": record.url,
+        "name": record.title,
+        "alternateName": f"{record.identifier} version {record.version}",
+        "identifier": identifiers,
+        "version": str(record.version),
+        "datePublished": record.issued,
+        "dateModified": record.updated,
+        "creator": [_schema_person(c) for c in record.creators],
+        "publisher": {"@type": "Organization", "name": publisher()},
+        "inLanguage": "en",
+        "isAccessibleForFree": True,
+        "description": (
+            f"Registered design of the challenge “{record.title}”"
+            + (f" ({record.call_title})" if record.call_title else "")
+            + f", {record.identifier} version {record.version}."
+        ),
+    }
+    if record.subjects:
+        item["keywords"] = list(record.subjects)
+    if record.previous_url:
+        item["isBasedOn"] = record.previous_url
+    return item

@@ -189,6 +189,8 @@ OAI_PAGE_SIZE = int(os.environ.get("OAI_PAGE_SIZE", "100"))
 OAI_RECORD_SOURCES = ["publicrecord.oai_sources.RegisteredVersions"]
 OAI_REPOSITORY_IDENTIFIER = os.environ.get("OAI_REPOSITORY_IDENTIFIER", "")
 OAI_ADMIN_EMAIL = os.environ.get("OAI_ADMIN_EMAIL", "")
+# Registered records per sitemap file (publicrecord/crawl.py; at most 50,000).
+SITEMAP_PAGE_SIZE = min(int(os.environ.get("SITEMAP_PAGE_SIZE", "50000")), 50_000)
 
 # Case-characteristics models (issue 16): bounds of a metadata table and a model.
 CASE_METADATA_MAX_ROWS = int(os.environ.get("CASE_METADATA_MAX_ROWS", "200000"))

@@ -86,17 +86,17 @@ def test_control_characters_never_break_an_export(api, call, organizer, chair):
         call,
         organizer,
         chair,
-        name="Bell\x07 tab\tnul\x00 \ufffe end",
+        name="Bell\x07 tab\tesc\x1b \ufffe end",
         scheme=CLEAN_SCHEME,
     )
     data = datacite(api, registration)
     assert validate_datacite(data) == []
     title = etree.fromstring(data).find(f"{{{NAMESPACE}}}titles/{{{NAMESPACE}}}title")
-    assert title.text == "Bell tab nul end"
-    assert read_with_pybtex(bib(api, registration))[0] == "Bell tab nul end"
+    assert title.text == "Bell tab esc end"
+    assert read_with_pybtex(bib(api, registration))[0] == "Bell tab esc end"
     base = f"/api/v1/registrations/{registration.identifier}/"
     assert json.loads(api.get(base + "citation.json").content)[0]["title"] == (
-        "Bell tab nul end"
+        "Bell tab esc end"
     )
 
 
