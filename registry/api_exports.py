@@ -53,7 +53,7 @@ def pdf_download(challenge: Challenge, *, registry_url: str) -> HttpResponse:
     return response
 
 
-def design_pdf_url(request, challenge: Challenge) -> str:
+def design_pdf_url(challenge: Challenge) -> str:
     """The registry address printed on the cover (this document's own URL)."""
     return absolute_url(reverse("registry:design-pdf", args=[challenge.pk]))
 
@@ -83,7 +83,7 @@ class ChallengeDesignPdf(APIView):
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         challenge = get_challenge(request, pk)
-        return pdf_download(challenge, registry_url=design_pdf_url(request, challenge))
+        return pdf_download(challenge, registry_url=design_pdf_url(challenge))
 
 
 def declared_length(request) -> int:

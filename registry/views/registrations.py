@@ -181,7 +181,8 @@ def public_detail(request, identifier: str):
         if can_amend or can_decide
         else 0
     )
-    canonical_url = request.build_absolute_uri(
+    # the public address, as in the design PDF and the citations
+    canonical_url = absolute_url(
         reverse("api:registration-canonical", args=[identifier, shown.number])
     )
     context = {
