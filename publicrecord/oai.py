@@ -28,7 +28,7 @@ from config.site import absolute_url, site_url
 
 from .citation import NAMESPACE as DATACITE
 from .citation import SCHEMA_LOCATION as DATACITE_SCHEMA
-from .citation import datacite_xml_from, publisher
+from .citation import datacite_xml_from, one_line, publisher
 from .oai_sources import OaiRecord, RecordSource, record_sources
 
 OAI = "http://www.openarchives.org/OAI/2.0/"
@@ -164,16 +164,21 @@ def parse_arguments(params: dict[str, list[str]]) -> tuple[str, dict[str, str]]:
         )
     verb = verbs[0]
     if verb not in VERBS:
-        raise OaiError("badVerb", f"{verb!s:.50} is not an OAI-PMH verb.")
+        raise OaiError("badVerb", f"{one_line(verb):.50} is not an OAI-PMH verb.")
     required, optional = VERBS[verb]
     args: dict[str, str] = {}
     for name, values in params.items():
         if name == "verb":
             continue
         if name not in required | optional:
-            raise OaiError("badArgument", f"{verb} takes no argument {name:.50}.")
+            raise OaiError(
+                "badArgument", f"{verb} takes no argument {one_line(name):.50}."
+            )
         if len(values) != 1:
             raise OaiError("badArgument", f"{name} is repeated.")
+        if one_line(values[0]) != values[0]:
+            # no identifier, prefix, date or token holds one (nor can XML echo it)
+            raise OaiError("badArgument", f"{name} contains control characters.")
         args[name] = values[0]
     if "resumptionToken" in args:
         if len(args) > 1:

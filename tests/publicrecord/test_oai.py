@@ -141,6 +141,17 @@ def test_protocol_errors_answer_as_the_protocol_says(client, five_versions):
             "badArgument",
         ),
         ({"verb": "GetRecord", "identifier": five_versions[0]}, "badArgument"),
+        ({"verb": "Harvest\x01"}, "badVerb"),
+        (
+            {
+                "verb": "GetRecord",
+                "identifier": "oai:\x00x",
+                "metadataPrefix": "oai_dc",
+            },
+            "badArgument",
+        ),
+        ({"verb": "ListRecords", "metadataPrefix": "oai_dc\x1b"}, "badArgument"),
+        ({"verb": "Identify", "extra\x01": "1"}, "badArgument"),
         (
             {"verb": "ListRecords", "metadataPrefix": "marc21"},
             "cannotDisseminateFormat",
