@@ -291,3 +291,22 @@ def test_datacite_json_says_what_the_xml_says(api, registration, organizer, chai
     assert attributes["creators"][0]["familyName"] == "Organa"
     assert attributes["relatedIdentifiers"][0]["relationType"] == "IsPreviousVersionOf"
     assert api.get(base + "versions/3/datacite.json").status_code == 404
+
+
+def test_versions_written_in_bulk_are_frozen_on_first_citation():
+    """`registry.seeding` writes versions without signals (benchmarks)."""
+    from publicrecord.citation import citation_record
+    from publicrecord.models import FrozenCitation
+    from registry.models import RegistrationVersion
+    from registry.seeding import seed_registry
+
+    seed_registry(2, seed=3)
+    assert not FrozenCitation.objects.exists()
+    version = RegistrationVersion.objects.first()
+    owner = version.registration.challenge.owner
+    first = citation_record(version)
+    owner.last_name = "Renamed"
+    owner.save()
+    version = RegistrationVersion.objects.get(pk=version.pk)
+    assert citation_record(version).creators == first.creators
+    assert FrozenCitation.objects.count() == 1
