@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -143,14 +143,15 @@ FORMATS = {
 
 # --- arguments -------------------------------------------------------------------
 
-LISTS = {"metadataPrefix"}, {"from", "until", "set"}
+LIST_REQUIRED = {"metadataPrefix"}
+LIST_OPTIONAL = {"from", "until", "set", "resumptionToken"}
 # verb -> (required, optional); resumptionToken is exclusive where allowed
 VERBS: dict[str, tuple[set[str], set[str]]] = {
     "Identify": (set(), set()),
     "ListMetadataFormats": (set(), {"identifier"}),
     "ListSets": (set(), {"resumptionToken"}),
-    "ListIdentifiers": (LISTS[0], LISTS[1] | {"resumptionToken"}),
-    "ListRecords": (LISTS[0], LISTS[1] | {"resumptionToken"}),
+    "ListIdentifiers": (LIST_REQUIRED, LIST_OPTIONAL),
+    "ListRecords": (LIST_REQUIRED, LIST_OPTIONAL),
     "GetRecord": ({"identifier", "metadataPrefix"}, set()),
 }
 
@@ -401,7 +402,7 @@ def _list(response: etree._Element, verb: str, args: dict[str, str]) -> None:
     sources = [s for s in record_sources() if state.set_spec in (None, s.set_spec)]
     if not state.size:  # the first page: count the complete list once
         size = sum(s.count(since=state.since, until=state.until) for s in sources)
-        state = ListState(**{**state.__dict__, "size": size})
+        state = replace(state, size=size)
     found, more = _page(state, sources)
     if not found:
         raise OaiError("noRecordsMatch", "No record matches these arguments.")
@@ -414,10 +415,7 @@ def _list(response: etree._Element, verb: str, args: dict[str, str]) -> None:
     cursor = state.cursor + len(found)
     if more:
         index, last = found[-1]
-        following = ListState(
-            **{**state.__dict__, "source": index, "after": last.key, "cursor": cursor}
-        )
-        token = _token(following)
+        token = _token(replace(state, source=index, after=last.key, cursor=cursor))
     elif state.cursor == 0:
         return  # the whole list in one response: no token
     else:
