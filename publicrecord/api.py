@@ -22,7 +22,13 @@ from registry.access import public_registration
 from registry.models import RegistrationVersion
 from registry.pagination import PAGE_PARAMETERS, paginated, paginated_schema
 
-from .citation import bibtex, citation_record, csl_json, datacite_xml
+from .citation import (
+    bibtex,
+    citation_record,
+    csl_json,
+    datacite_json,
+    datacite_xml,
+)
 from .feedback import (
     RateLimitedError,
     answer_data,
@@ -39,6 +45,7 @@ from .selection import parse_selection
 from .statistics import registry_statistics, statistics_csv
 
 CSL_JSON = "application/vnd.citationstyles.csl+json"
+DATACITE_JSON = "application/vnd.datacite.datacite+json"
 SELECTION_PARAMETERS = [
     OpenApiParameter("call", str, description="Slug of one call (400 if none has it)."),
     OpenApiParameter(
@@ -141,6 +148,28 @@ class DataCite(APIView):
             datacite_xml(citation_record(version)),
             "application/xml; charset=utf-8",
             f"{identifier}-v{version.number}-datacite.xml",
+        )
+
+
+class DataCiteJson(APIView):
+    """DataCite JSON (the REST API's `{"data": {"type": "dois", "attributes"}}`)
+    of a version (latest without a number): the same metadata as the XML."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, DATACITE_JSON): OpenApiTypes.OBJECT})
+    def get(self, request: Request, identifier: str, number: int | None = None):
+        version = version_or_404(identifier, number)
+        document = {
+            "data": {
+                "type": "dois",
+                "attributes": datacite_json(citation_record(version)),
+            }
+        }
+        return _download(
+            json.dumps(document, ensure_ascii=False, indent=2),
+            f"{DATACITE_JSON}; charset=utf-8",
+            f"{identifier}-v{version.number}-datacite.json",
         )
 
 

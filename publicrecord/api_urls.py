@@ -7,6 +7,11 @@ def citations(suffix: str) -> list:
     """The citation formats of a registration, or of one version of it."""
     return [
         path("datacite.xml", api.DataCite.as_view(), name=f"datacite{suffix}"),
+        path(
+            "datacite.json",
+            api.DataCiteJson.as_view(),
+            name=f"datacite-json{suffix}",
+        ),
         path("citation.json", api.CslJson.as_view(), name=f"csl-json{suffix}"),
         path("citation.bib", api.BibTeX.as_view(), name=f"bibtex{suffix}"),
     ]

@@ -12,10 +12,16 @@ class PublicRecordConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
+        import config.checks  # noqa: F401  registers the SITE_URL deploy check
         from registry.models import RegistrationVersion
 
         def version_saved(sender, instance, created, **kwargs):
             if created:
+                from .citation import freeze_citation
+
+                # in the version's own transaction: its citation is frozen
+                # with it, whatever the profiles say later
+                freeze_citation(instance)
                 # imported here, not at start-up: it pulls in the design PDF
                 # (reportlab); its job is found by name when it runs
                 from . import deposit

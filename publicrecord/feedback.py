@@ -28,9 +28,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.services import record
+from config.site import absolute_url
 from registry.models import Registration
 from registry.permissions import is_chair, is_organizer
-from reviews.notifications import site_url
 
 from .models import Feedback, FeedbackAnswer, FeedbackCategory
 
@@ -217,8 +217,9 @@ def hide_feedback(*, feedback: Feedback, actor, reason: Any) -> Feedback:
 
 
 def thread_url(registration: Registration) -> str:
-    path = reverse("publicrecord:feedback", args=[registration.identifier])
-    return f"{site_url()}{path}"
+    return absolute_url(
+        reverse("publicrecord:feedback", args=[registration.identifier])
+    )
 
 
 def _send(name: str, context: dict, recipients) -> int:

@@ -8,6 +8,8 @@ without its text.
 from django.conf import settings
 from django.db import models
 
+from audit.models import WriteOnceError, WriteOnceModel
+
 
 class ResearcherProfile(models.Model):
     """Public identifiers of a person (beside `accounts.Profile`)."""
@@ -120,3 +122,30 @@ class Deposit(models.Model):
 
     def __str__(self) -> str:
         return f"Deposit of {self.version} ({self.status})"
+
+
+class FrozenCitationError(WriteOnceError):
+    """An attempt to change or delete the frozen citation of a version."""
+
+
+class FrozenCitation(WriteOnceModel):
+    """Who a registered version is by, as it was when it was registered.
+
+    The canonical JSON freezes the organizers' usernames and institutions but
+    not the names and ORCID iDs in their profiles; these are frozen here, with
+    the version, so a later profile edit re-attributes only later versions.
+    """
+
+    version = models.OneToOneField(
+        "registry.RegistrationVersion",
+        on_delete=models.PROTECT,
+        related_name="frozen_citation",
+    )
+    # [{"name", "given", "family", "orcid", "affiliation"}, ...] in citation order
+    creators = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    refusal = FrozenCitationError
+
+    def __str__(self) -> str:
+        return f"Citation of {self.version}"

@@ -1,11 +1,20 @@
 from django.urls import path
 
-from . import views
+from . import harvest_views, views
 
 app_name = "publicrecord"
 THREAD = "registry/<slug:identifier>/feedback/"
 
 urlpatterns = [
+    path("oai", harvest_views.oai_endpoint, name="oai"),
+    path("robots.txt", harvest_views.robots, name="robots"),
+    path("sitemap.xml", harvest_views.sitemap, name="sitemap"),
+    path("sitemap-pages.xml", harvest_views.sitemap_pages, name="sitemap-pages"),
+    path(
+        "sitemap-registrations-<int:page>.xml",
+        harvest_views.sitemap_registrations,
+        name="sitemap-registrations",
+    ),
     path("profile/", views.profile_page, name="profile"),
     path("statistics/", views.statistics_page, name="statistics"),
     path(

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser
+from config.site import absolute_url
 
 from .access import get_challenge
 from .exports import (
@@ -52,11 +53,9 @@ def pdf_download(challenge: Challenge, *, registry_url: str) -> HttpResponse:
     return response
 
 
-def design_pdf_url(request, challenge: Challenge) -> str:
+def design_pdf_url(challenge: Challenge) -> str:
     """The registry address printed on the cover (this document's own URL)."""
-    return request.build_absolute_uri(
-        reverse("registry:design-pdf", args=[challenge.pk])
-    )
+    return absolute_url(reverse("registry:design-pdf", args=[challenge.pk]))
 
 
 def refused(errors: list[str], *, code: int = status.HTTP_400_BAD_REQUEST):
@@ -84,7 +83,7 @@ class ChallengeDesignPdf(APIView):
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         challenge = get_challenge(request, pk)
-        return pdf_download(challenge, registry_url=design_pdf_url(request, challenge))
+        return pdf_download(challenge, registry_url=design_pdf_url(challenge))
 
 
 def declared_length(request) -> int:

@@ -46,7 +46,7 @@ def export_json(request, pk: int):
 @require_GET
 def design_pdf(request, pk: int):
     challenge = visible_challenge(request, pk)
-    return pdf_download(challenge, registry_url=design_pdf_url(request, challenge))
+    return pdf_download(challenge, registry_url=design_pdf_url(challenge))
 
 
 @login_required

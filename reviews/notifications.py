@@ -13,11 +13,9 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 
+from config.site import site_url
+
 from .models import Assignment, Decision, ProposalVersion, Review
-
-
-def site_url() -> str:
-    return getattr(settings, "SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 
 def _send(name: str, context: dict, recipients: Iterable[str]) -> int:

@@ -22,17 +22,36 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_check_deploy_is_clean_with_production_settings():
-    result = run_manage(
+def check_deploy(site_url: str) -> subprocess.CompletedProcess:
+    return run_manage(
         "check",
         "--deploy",
         "--fail-level",
         "WARNING",
         DJANGO_SETTINGS_MODULE="config.settings.production",
         SECRET_KEY="a-long-random-production-like-secret-" + "x" * 30,
+        SITE_URL=site_url,
     )
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = check_deploy("https://registry.example.org")
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
+
+
+def test_check_deploy_warns_when_site_url_is_unset_or_loopback():
+    for site_url, said in (
+        ("", "SITE_URL is not set"),
+        ("http://127.0.0.1:8000", "is a loopback address"),
+        ("http://localhost", "is a loopback address"),
+        ("http://[::1]:8000", "is a loopback address"),
+        ("registry.example.org", "is not an http(s) URL with a host"),
+    ):
+        result = check_deploy(site_url)
+        assert result.returncode == 1, site_url
+        assert "registry.W001" in result.stderr, result.stderr
+        assert said in result.stderr, result.stderr
 
 
 def test_production_refuses_to_start_without_secret_key():

@@ -96,7 +96,7 @@ ALLOWED = {
     # narrow this to the helper modules (see branch architecture, f5689ac).
     "registry": {"ranking", "audit", "config"},
     "accounts": {"registry"},  # `createaccount` makes chairs of calls
-    "reviews": {"registry", "accounts", "audit"},
+    "reviews": {"registry", "accounts", "audit", "config"},  # config.site: SITE_URL
     "analysis": {"registry", "ranking", "audit", "config"},
     "casemodels": {"ranking"},  # plain Python, like the engine
     "characteristics": {"registry", "ranking", "casemodels", "analysis", "audit"},

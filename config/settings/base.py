@@ -31,6 +31,11 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "insecure-demo-key-only-for-local-debug"
 
+# The public base URL written into every citation, DataCite record, OAI-PMH
+# record, sitemap and e-mail link (config/site.py); `check --deploy` warns when
+# it is unset or loopback.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -175,6 +180,17 @@ FEEDBACK_RATE_WINDOW_SECONDS = int(
 ZENODO_TOKEN = os.environ.get("ZENODO_TOKEN", "")
 ZENODO_URL = os.environ.get("ZENODO_URL", "https://zenodo.org")
 ZENODO_TIMEOUT_SECONDS = int(os.environ.get("ZENODO_TIMEOUT_SECONDS", "30"))
+
+# OAI-PMH at /oai (publicrecord/oai.py, docs/public-record.md): records per
+# response before a resumption token; the record sources, one OAI set each (a
+# dotted path per source class); the repository identifier in every record's
+# oai:<identifier>:… (default: SITE_URL's host when it is a domain name).
+OAI_PAGE_SIZE = int(os.environ.get("OAI_PAGE_SIZE", "100"))
+OAI_RECORD_SOURCES = ["publicrecord.oai_sources.RegisteredVersions"]
+OAI_REPOSITORY_IDENTIFIER = os.environ.get("OAI_REPOSITORY_IDENTIFIER", "")
+OAI_ADMIN_EMAIL = os.environ.get("OAI_ADMIN_EMAIL", "")
+# Registered records per sitemap file (publicrecord/crawl.py; at most 50,000).
+SITEMAP_PAGE_SIZE = min(int(os.environ.get("SITEMAP_PAGE_SIZE", "50000")), 50_000)
 
 # Case-characteristics models (issue 16): bounds of a metadata table and a model.
 CASE_METADATA_MAX_ROWS = int(os.environ.get("CASE_METADATA_MAX_ROWS", "200000"))

@@ -8,6 +8,8 @@ from .base import *  # noqa: F403
 from .base import DATABASES, env_bool
 
 DEBUG = False
+# No loopback default in production: unset, `check --deploy` says so.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 # The orchestrator probes these over plain HTTP inside the network.

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from config.site import absolute_url
 from ranking.scheme import METHODS
 from registry.pagination import html_page
 
@@ -180,7 +181,8 @@ def public_detail(request, identifier: str):
         if can_amend or can_decide
         else 0
     )
-    canonical_url = request.build_absolute_uri(
+    # the public address, as in the design PDF and the citations
+    canonical_url = absolute_url(
         reverse("api:registration-canonical", args=[identifier, shown.number])
     )
     context = {
@@ -241,7 +243,7 @@ def _version_choice(count: int) -> str:
 def version_pdf(request, identifier: str, number: int):
     registration = public_registration(identifier)
     version = get_object_or_404(registration.versions, number=number)
-    url = request.build_absolute_uri(
+    url = absolute_url(
         reverse("registry:public-detail", args=[identifier]) + f"?version={number}"
     )
     pdf = version_design_pdf(version, registry_url=url)

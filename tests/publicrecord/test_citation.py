@@ -101,12 +101,16 @@ def api_orcid(user):
     return orcid_of(user)
 
 
-def test_datacite_validates_and_names_the_organizers_orcid(
-    api, registration, organizer
-):
+def test_datacite_validates_and_names_the_organizers_orcid(api, call, organizer, chair):
+    organizer.first_name, organizer.last_name = "Olga", "Organa"
+    organizer.save()
     api.force_authenticate(organizer)
     api.patch("/api/v1/me/", {"orcid": VALID_ORCID}, format="json")
     api.force_authenticate(None)
+    # the iD the profile holds at registration is frozen with the version
+    registration = registered(
+        call, organizer, chair, name="Decathlon & <Co>", scheme=CLEAN_SCHEME
+    )
     data = datacite(api, registration.identifier)
     assert validate_datacite(data) == []
     root = ET.fromstring(data)
@@ -137,6 +141,11 @@ def test_every_version_validates_and_links_its_predecessor(
     related = latest.find(".//d:relatedIdentifier", NS)
     assert related.get("relationType") == "IsNewVersionOf"
     assert related.text.endswith("?version=1")
+    first = ET.fromstring(datacite(api, registration.identifier, 1))
+    assert [
+        (r.get("relationType"), r.text.rsplit("=", 1)[1])
+        for r in first.findall(".//d:relatedIdentifier", NS)
+    ] == [("IsPreviousVersionOf", "2")]
     assert len(latest.findall(".//d:creator", NS)) == 2
     assert (
         api.get(
@@ -178,6 +187,7 @@ def test_csl_json_and_bibtex(api, registration):
 def test_public_page_links_the_citations(api, registration):
     page = api.get(f"/registry/{registration.identifier}/").content.decode()
     assert 'id="cite-datacite"' in page
+    assert f"/api/v1/registrations/{registration.identifier}/datacite.json" in page
     assert f"/api/v1/registrations/{registration.identifier}/citation.bib" in page
 
 
@@ -189,3 +199,114 @@ def test_check_datacite_command_validates_every_version(registration):
     out = StringIO()
     call_command("check_datacite", stdout=out)
     assert out.getvalue().strip() == "1 version(s) valid."
+
+
+def exports(api, identifier, number) -> list[bytes]:
+    base = f"/api/v1/registrations/{identifier}/versions/{number}/"
+    names = ("datacite.xml", "citation.json", "citation.bib")
+    return [api.get(base + name).content for name in names]
+
+
+def test_a_registered_versions_citation_survives_profile_edits(
+    api, registration, organizer, chair
+):
+    before = exports(api, registration.identifier, 1)
+    assert b"Organa" in before[2]
+    organizer.first_name, organizer.last_name = "Olga", "Skywalker"
+    organizer.save()
+    api.force_authenticate(organizer)
+    assert api.patch("/api/v1/me/", {"orcid": VALID_ORCID}).status_code == 200
+    api.force_authenticate(None)
+    assert exports(api, registration.identifier, 1) == before
+    # the next version is registered with the profile as it is then
+    approve_amendment(
+        amendment=propose_more_cases(registration, organizer), actor=chair
+    )
+    latest = exports(api, registration.identifier, 2)
+    assert b"Skywalker" in latest[2]
+    assert b"Organa" not in latest[2]
+    assert VALID_ORCID.encode() in latest[0]
+    # version 1 now also names its successor (IsPreviousVersionOf), nothing else
+    after = exports(api, registration.identifier, 1)
+    assert after[1:] == before[1:]
+    assert b"IsPreviousVersionOf" in after[0]
+    assert b"Skywalker" not in after[0]
+
+
+def test_frozen_citations_cannot_be_changed(registration):
+    from publicrecord.models import FrozenCitation, FrozenCitationError
+
+    frozen = FrozenCitation.objects.get(version__registration=registration)
+    assert frozen.creators[0]["family"] == "Organa"
+    frozen.creators = []
+    with pytest.raises(FrozenCitationError):
+        frozen.save()
+    with pytest.raises(FrozenCitationError):
+        FrozenCitation.objects.all().update(creators=[])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_freezes_existing_versions_from_todays_profiles(
+    call, organizer, chair
+):
+    from django.core.management import call_command
+
+    from publicrecord.models import FrozenCitation
+
+    organizer.first_name, organizer.last_name = "Olga", "Organa"
+    organizer.save()
+    registration = registered(call, organizer, chair, name="Old", scheme=CLEAN_SCHEME)
+    call_command("migrate", "publicrecord", "0002_deposit", verbosity=0)
+    call_command("migrate", "publicrecord", verbosity=0)
+    frozen = FrozenCitation.objects.get(version__registration=registration)
+    assert frozen.creators == [
+        {
+            "name": "Organa, Olga",
+            "given": "Olga",
+            "family": "Organa",
+            "orcid": "",
+            "affiliation": organizer.profile.institution,
+        }
+    ]
+
+
+def test_datacite_json_says_what_the_xml_says(api, registration, organizer, chair):
+    from publicrecord.citation import datacite_xml_from
+
+    approve_amendment(
+        amendment=propose_more_cases(registration, organizer), actor=chair
+    )
+    base = f"/api/v1/registrations/{registration.identifier}/"
+    for path in ("datacite.json", "versions/1/datacite.json"):
+        response = api.get(base + path)
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("application/vnd.datacite")
+        body = response.json()
+        attributes = body["data"]["attributes"]
+        assert body["data"]["type"] == "dois"
+        # the JSON, written as XML, is byte for byte the XML export
+        xml = datacite_xml_from(attributes)
+        assert xml == datacite(api, registration.identifier, 2 if path[0] == "d" else 1)
+        assert validate_datacite(xml) == []
+    assert attributes["creators"][0]["familyName"] == "Organa"
+    assert attributes["relatedIdentifiers"][0]["relationType"] == "IsPreviousVersionOf"
+    assert api.get(base + "versions/3/datacite.json").status_code == 404
+
+
+def test_versions_written_in_bulk_are_frozen_on_first_citation():
+    """`registry.seeding` writes versions without signals (benchmarks)."""
+    from publicrecord.citation import citation_record
+    from publicrecord.models import FrozenCitation
+    from registry.models import RegistrationVersion
+    from registry.seeding import seed_registry
+
+    seed_registry(2, seed=3)
+    assert not FrozenCitation.objects.exists()
+    version = RegistrationVersion.objects.first()
+    owner = version.registration.challenge.owner
+    first = citation_record(version)
+    owner.last_name = "Renamed"
+    owner.save()
+    version = RegistrationVersion.objects.get(pk=version.pk)
+    assert citation_record(version).creators == first.creators
+    assert FrozenCitation.objects.count() == 1

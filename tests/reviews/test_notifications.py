@@ -115,3 +115,19 @@ def test_reminder_command_mails_reviews_due_within_days(under_review):
     call_command("send_review_reminders", "--days", "3")
     assert [m.to for m in mail.outbox] == [["tina@example.org"]]
     assert mail.outbox[0].subject.startswith("Reminder: review of Decathlon due")
+
+
+def test_every_link_of_every_review_mail_starts_with_site_url(
+    under_review, on_commit, settings
+):
+    """SITE_URL, not the loopback default, in every link of the workflow mails."""
+    from tests.links import urls_in
+
+    settings.SITE_URL = "https://registry.example.org/"  # the slash is dropped
+    with on_commit():
+        review(under_review, under_review.tech1)
+        decide_revision(under_review)
+    assert len(mail.outbox) >= 2
+    links = [url for message in mail.outbox for url in urls_in(message.body)]
+    assert links
+    assert all(u.startswith("https://registry.example.org/") for u in links), links

@@ -74,8 +74,9 @@ def test_export_json_is_visible_to_the_chair_of_a_submitted_proposal(
 
 
 def test_design_pdf_names_all_53_parameters_and_the_answers(
-    organizer_api, proposal, organizer
+    organizer_api, proposal, organizer, settings
 ):
+    settings.SITE_URL = "https://registry.example.org"
     services.clear_answer(challenge=proposal, number=38, actor=organizer)
     task = proposal.tasks.get()
     services.clear_answer(challenge=proposal, task=task, number=38, actor=organizer)
@@ -99,7 +100,9 @@ def test_design_pdf_names_all_53_parameters_and_the_answers(
     assert "50 patients, two scans each." in text
     assert "German Cancer Research Center (DKFZ)" in text
     assert "DSC (higher is better, worst value 0, range [0, 1])" in text
-    assert f"http://testserver/proposals/{proposal.pk}/design.pdf" in text
+    # the site's public address, not the host the request came to
+    url = f"https://registry.example.org/proposals/{proposal.pk}/design.pdf"
+    assert url in text
 
 
 # --- import ---------------------------------------------------------------------
