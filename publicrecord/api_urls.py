@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import api
+from . import api, results_api
 
 
 def citations(suffix: str) -> list:
@@ -15,6 +15,12 @@ def citations(suffix: str) -> list:
 registration = [
     path("quality/", api.Quality.as_view(), name="registration-quality"),
     path("feedback/", api.FeedbackThread.as_view(), name="feedback"),
+    path("publications/", results_api.Publications.as_view(), name="publications"),
+    path(
+        "publications/<int:number>/",
+        results_api.PublicationDetail.as_view(),
+        name="publication",
+    ),
     *citations(""),
     path("versions/<int:number>/", include(citations("-version"))),
 ]
