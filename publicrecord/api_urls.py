@@ -34,6 +34,7 @@ urlpatterns = [
     path(
         "statistics/statistics.csv", api.StatisticsCsv.as_view(), name="statistics-csv"
     ),
+    path("statistics/follow-up/", results_api.FollowUp.as_view(), name="follow-up"),
     path("me/", api.Me.as_view(), name="me"),
     path("registrations/<slug:identifier>/", include(registration)),
     path("feedback/<int:pk>/", include(feedback)),

@@ -4,9 +4,9 @@ and chairs). What anonymous readers get comes from publicrecord.selectors."""
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,9 +14,13 @@ from rest_framework.views import APIView
 from analysis.models import AnalysisRun
 from analysis.services import can_see_results
 from registry.access import public_registration
+from registry.pagination import PAGE_PARAMETERS, paginated, paginated_schema
 
+from .api import SELECTION_PARAMETERS
+from .follow_up import follow_up_list, parse_follow_up_filters
 from .publication import RESULT, ROLES, can_publish, publish_analysis
 from .results import publication_data, publication_or_404
+from .selection import parse_selection
 from .selectors import visible_publications
 
 
@@ -142,3 +146,46 @@ class PublicationDetail(APIView):
         return Response(
             publication_data(publication, absolute=request.build_absolute_uri)
         )
+
+
+class FollowUpRowSerializer(serializers.Serializer):
+    identifier = serializers.CharField()
+    challenge = serializers.CharField()
+    results_published = serializers.BooleanField()
+    publication = serializers.IntegerField(allow_null=True)
+    deviations = serializers.ListField(child=serializers.CharField())
+    critical = serializers.BooleanField()
+
+
+FOLLOW_UP_PARAMETERS = [
+    *SELECTION_PARAMETERS,
+    OpenApiParameter(
+        "results",
+        {"type": "string", "enum": ["published", "unpublished"]},
+        description="Only challenges with (or without) published results.",
+    ),
+    OpenApiParameter(
+        "deviation",
+        str,
+        description="A deviation code, or 'none': published results without any "
+        "deviation (400 naming the codes for an unknown one).",
+    ),
+    *PAGE_PARAMETERS,
+]
+
+
+class FollowUp(APIView):
+    """Follow the registration: registered challenges, whether their results
+    are published, and the deviations flagged in the published ones."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=FOLLOW_UP_PARAMETERS,
+        responses={200: paginated_schema("FollowUpPage", FollowUpRowSerializer())},
+    )
+    def get(self, request: Request) -> Response:
+        selection = parse_selection(request.query_params)
+        filters = parse_follow_up_filters(request.query_params)
+        rows = follow_up_list(selection, filters)
+        return paginated(request, rows, lambda page: [r.to_dict() for r in page])

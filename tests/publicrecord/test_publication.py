@@ -222,3 +222,28 @@ def test_results_page_shows_rankings_deviations_and_hashes(analysis, organizer, 
     figure = client.get(page.context["sections"][0]["tasks"][0]["plots"][0][1])
     assert figure["Content-Type"] == "image/svg+xml"
     assert figure.content.lstrip().startswith(b"<?xml")
+
+
+def test_publish_page_publishes_and_shows_errors(analysis, organizer, client):
+    registration, run = analysis
+    client.force_login(organizer)
+    run_page = client.get(reverse("analysis:run", args=[run.pk])).content.decode()
+    url = reverse("publicrecord:publish", args=[run.pk])
+    assert f'href="{url}"' in run_page
+    refused = client.post(url, {"public_from": "2001-01-01", "note": ""})
+    assert refused.status_code == 200
+    assert "is not after today" in refused.content.decode()
+    assert not Publication.objects.exists()
+    done = client.post(url, {"public_from": "", "note": "The registered analysis."})
+    assert done.status_code == 302
+    assert done["Location"] == reverse(
+        "publicrecord:results-version", args=[registration.identifier, 1]
+    )
+    run_page = client.get(reverse("analysis:run", args=[run.pk])).content.decode()
+    assert 'data-publication="1"' in run_page
+
+
+def test_publish_page_refuses_other_users(analysis, client):
+    _registration, run = analysis
+    client.force_login(UserFactory())
+    assert client.get(reverse("publicrecord:publish", args=[run.pk])).status_code == 404
