@@ -13,6 +13,11 @@ class PublicRecordConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from registry.models import RegistrationVersion
+        from registry.registration import Verifier, add_verifier
+
+        from .verify import verify_publications
+
+        add_verifier(Verifier("published results", verify_publications))
 
         def version_saved(sender, instance, created, **kwargs):
             if created:

@@ -198,6 +198,12 @@ def test_unpublished_analysis_is_not_reachable_by_any_id(analysis, client):
 def test_results_page_shows_rankings_deviations_and_hashes(analysis, organizer, client):
     registration, run = analysis
     publish_analysis(run=run, actor=organizer)
+    record = client.get(
+        reverse("registry:public-detail", args=[registration.identifier])
+    ).content.decode()
+    assert 'id="results-page-link"' in record
+    assert 'id="verify-results"' in record
+    assert 'id="no-outcome"' not in record
     list_page = client.get(reverse("registry:public-list")).content.decode()
     results_url = reverse("publicrecord:results", args=[registration.identifier])
     assert f'href="{results_url}"' in list_page
