@@ -8,6 +8,7 @@ says what the organizers' page says.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from urllib.parse import urlencode
 
 from django.http import Http404
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from analysis.output import AnalysisOutput, output_bytes
 from analysis.present import ranking_sections, sorted_deviations
@@ -101,12 +103,18 @@ def interval_sentences(block: Mapping[str, Any]) -> list[str]:
 
 
 def _task_sentences(output: Mapping[str, Any]) -> dict[tuple[str, str], list[str]]:
+    """(ranking key, task) → sentences of the task, then of each target."""
     reader = AnalysisOutput.of(output)
-    return {
-        (key, task): interval_sentences(block)
-        for key in reader.keys
-        for task, block in reader.tasks(key).items()
-    }
+    found = {}
+    for key in reader.keys:
+        for task, block in reader.tasks(key).items():
+            sentences = interval_sentences(block)
+            for target, inner in (block.get("targets") or {}).items():
+                sentences += [
+                    f"Target {target}: {s}" for s in interval_sentences(inner)
+                ]
+            found[(key, task)] = sentences
+    return found
 
 
 def amendments_between(publication: Publication) -> list[RegistrationVersion]:
@@ -206,7 +214,7 @@ def page_url(publication: Publication) -> str:
     )
 
 
-def page_context(user, publication: Publication) -> dict[str, Any]:
+def page_context(user, publication: Publication, *, absolute) -> dict[str, Any]:
     run = publication.run
     registration = publication.registration
     sentences = _task_sentences(run.output)
@@ -230,8 +238,60 @@ def page_context(user, publication: Publication) -> dict[str, Any]:
         "downloads": downloads(publication),
         "reproducible": scheme is not None,
         "file_prefix": f"{registration.identifier}-results-{publication.number}",
+        # escaped by dataset_json_ld (no "<" survives)
+        "json_ld": mark_safe(dataset_json_ld(publication, absolute=absolute)),
     }
 
 
 def published_output(publication: Publication) -> bytes:
     return output_bytes(publication.run.output)
+
+
+def dataset_json_ld(publication: Publication, *, absolute) -> str:
+    """schema.org Dataset of a publication, as the text of a
+    ``<script type="application/ld+json">`` (``<``, ``>``, ``&`` escaped, so
+    no user text can close the element)."""
+    registration = publication.registration
+    name = registration.challenge.name
+    kind = "Exploratory analysis" if publication.exploratory else "Results"
+    day = publication.public_from or publication.created.date()
+    data = {
+        "@context": "https://schema.org",
+        "@type": "Dataset",
+        "name": f"{kind} of {name} ({registration.identifier}, "
+        f"publication {publication.number})",
+        "description": (
+            f"{kind} of the challenge {name} under its registered design "
+            f"(version {publication.version.number}): rankings, rank intervals, "
+            "deviations from the registered design, the results table and the "
+            "report."
+        ),
+        "url": absolute(page_url(publication)),
+        "identifier": f"{registration.identifier}-results-{publication.number}",
+        "version": str(publication.number),
+        "datePublished": day.isoformat(),
+        "isAccessibleForFree": True,
+        "isBasedOn": absolute(
+            reverse("registry:public-detail", args=[registration.identifier])
+        ),
+        "distribution": [
+            {
+                "@type": "DataDownload",
+                "name": d.label,
+                "contentUrl": absolute(d.url),
+                "encodingFormat": DOWNLOAD_TYPES[d.name],
+                **({"description": f"SHA-256 {d.sha256}"} if d.sha256 else {}),
+            }
+            for d in downloads(publication)
+        ],
+    }
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+DOWNLOAD_TYPES = {
+    "results.csv": "text/csv",
+    "report.pdf": "application/pdf",
+    "output.json": "application/json",
+    "scheme.json": "application/json",
+}

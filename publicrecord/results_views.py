@@ -42,7 +42,7 @@ def _page(request: HttpRequest, identifier: str, number: int | None) -> HttpResp
     return render(
         request,
         "publicrecord/results.html",
-        page_context(request.user, publication),
+        page_context(request.user, publication, absolute=request.build_absolute_uri),
     )
 
 

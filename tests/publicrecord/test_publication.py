@@ -2,7 +2,9 @@
 
 import datetime
 import hashlib
+import json
 
+import lxml.html
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
@@ -253,3 +255,26 @@ def test_publish_page_refuses_other_users(analysis, client):
     _registration, run = analysis
     client.force_login(UserFactory())
     assert client.get(reverse("publicrecord:publish", args=[run.pk])).status_code == 404
+
+
+def test_results_page_describes_a_schema_org_dataset(call, organizer, chair, client):
+    registration, run = analysed(
+        call, organizer, chair, name="Brain </script><b>bold</b> & co"
+    )
+    publish_analysis(run=run, actor=organizer)
+    body = client.get(
+        reverse("publicrecord:results", args=[registration.identifier])
+    ).content.decode()
+    tree = lxml.html.fromstring(body)
+    (script,) = tree.xpath("//script[@type='application/ld+json']")
+    data = json.loads(script.text)
+    assert data["@type"] == "Dataset"
+    assert data["name"] == (
+        f"Results of Brain </script><b>bold</b> & co ({registration.identifier}, "
+        "publication 1)"
+    )
+    assert "</script><b>" not in script.text  # escaped inside the element
+    downloads = {d["encodingFormat"]: d for d in data["distribution"]}
+    csv = downloads["text/csv"]
+    assert csv["contentUrl"].startswith("http://testserver/registry/")
+    assert csv["description"] == f"SHA-256 {run.results.sha256}"
