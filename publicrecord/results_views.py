@@ -91,8 +91,12 @@ def results_download(
             raise Http404("This analysis ranked its tasks with different schemes.")
         text = json.dumps(scheme, indent=2, sort_keys=True) + "\n"
         return _attachment(text.encode(), "application/json", f"{prefix}-scheme.json")
+    try:
+        report = run.report.open("rb")
+    except OSError:  # verify_registrations names it for the operators
+        raise Http404("The report file is missing.") from None
     return FileResponse(
-        run.report.open("rb"),
+        report,
         as_attachment=True,
         filename=f"{prefix}-report.pdf",
         content_type="application/pdf",

@@ -278,3 +278,14 @@ def test_results_page_describes_a_schema_org_dataset(call, organizer, chair, cli
     csv = downloads["text/csv"]
     assert csv["contentUrl"].startswith("http://testserver/registry/")
     assert csv["description"] == f"SHA-256 {run.results.sha256}"
+
+
+def test_missing_report_file_is_a_404_not_an_error(analysis, organizer, client):
+    registration, run = analysis
+    publish_analysis(run=run, actor=organizer)
+    run.report.storage.delete(run.report.name)
+    url = reverse(
+        "publicrecord:results-download",
+        args=[registration.identifier, 1, "report.pdf"],
+    )
+    assert client.get(url).status_code == 404
