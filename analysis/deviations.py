@@ -45,6 +45,23 @@ WINNER_STABILITY_THRESHOLD = 0.9
 SELECTIVE_ALPHA = 0.05
 SELECTIVE_MIN_MISSING = 3
 MISSING_WARNING_SHARE = 0.05
+# Every code a deviation can have (the statistics filter by them); a test
+# checks that each Deviation(...) below uses one of these.
+DEVIATION_CODES = (
+    "scheme_changed",
+    "task_without_results",
+    "missing_metric",
+    "unregistered_metric",
+    "value_out_of_bounds",
+    "case_count_mismatch",
+    "missing_cases",
+    "selective_submission_suspected",
+    "missing_handling_unregistered",
+    "organizer_participation",
+    "submission_limit_exceeded",
+    "post_hoc_amendment",
+    "unstable_winner",
+)
 NOT_RANKED = "organizers may participate but are not ranked"
 NOT_ALLOWED = "organizers may not participate"
 

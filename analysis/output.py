@@ -16,9 +16,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ranking.cli import output_text
 from ranking.output import scheme_groups, scheme_of
 
-__all__ = ["AnalysisOutput", "TaskRanking", "merged_output"]
+__all__ = ["AnalysisOutput", "TaskRanking", "merged_output", "output_bytes"]
 
 
 def merged_output(
@@ -36,6 +37,12 @@ def merged_output(
                 ranking["tasks"]
             )
     return merged
+
+
+def output_bytes(output: Mapping[str, Any]) -> bytes:
+    """A stored output as ``python -m ranking`` writes it (UTF-8): what a
+    published analysis serves and hashes, so a re-run compares byte for byte."""
+    return output_text(dict(output)).encode()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from django.test import override_settings
 from analysis import ingest
 from analysis.models import AnalysisRun
 from analysis.services import start_analysis
+from publicrecord.publication import publish_analysis
 from registry import services
 from registry.enums import ChallengeStatus
 from registry.models import Challenge, Registration, Task
@@ -170,19 +171,43 @@ def advance_msd(challenge: Challenge, users: dict) -> Registration | None:
     """Take the MSD demo from draft to an analysed registration (idempotent)."""
     owner = users["organizer"]
     registration = register_demo(challenge, users, lambda task: MSD_SCHEME)
-    if registration is None or registration.results_versions.exists():
-        return registration
-    raw = simulated_msd_results()
-    results = ingest.commit_results(
-        registration=registration,
-        table=ingest.checked(raw),
-        original_name="msd-simulated.csv",
-        actor=owner,
-        teams=dict.fromkeys(ALGORITHMS, "Demo university"),
-    )
-    with override_settings(JOBS_SYNCHRONOUS=True):  # finish before the command ends
-        start_analysis(results=results, actor=owner)
+    if registration is None:
+        return None
+    if not registration.results_versions.exists():
+        raw = simulated_msd_results()
+        results = ingest.commit_results(
+            registration=registration,
+            table=ingest.checked(raw),
+            original_name="msd-simulated.csv",
+            actor=owner,
+            teams=dict.fromkeys(ALGORITHMS, "Demo university"),
+        )
+        with override_settings(JOBS_SYNCHRONOUS=True):  # finish before the end
+            start_analysis(results=results, actor=owner)
+    publish_demo(registration, owner)
     return registration
+
+
+DEMO_PUBLICATION_NOTE = (
+    "The analysis of the registered ranking scheme on the (simulated) demo "
+    "results, published by the demo."
+)
+
+
+def publish_demo(registration: Registration, owner) -> None:
+    """Publish the latest finished analysis of the registered scheme as the
+    demo's result (once): the public sees the design beside its results."""
+    if registration.publications.exists():
+        return
+    run = (
+        AnalysisRun.objects.filter(
+            results__registration=registration, exploratory=False, status="done"
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if run is not None:
+        publish_analysis(run=run, actor=owner, note=DEMO_PUBLICATION_NOTE)
 
 
 def latest_run(registration: Registration) -> AnalysisRun | None:
@@ -201,7 +226,10 @@ def advance_robustmis(challenge: Challenge, users: dict) -> Registration | None:
     registration = register_demo(
         challenge, users, lambda task: dict(cases.SCHEME, metric=_first_metric(task))
     )
-    if registration is None or registration.results_versions.exists():
+    if registration is None:
+        return None
+    if registration.results_versions.exists():
+        publish_demo(registration, owner)
         return registration
     results_table, metadata_table = cases.simulate()
     results = ingest.commit_results(
@@ -224,6 +252,7 @@ def advance_robustmis(challenge: Challenge, users: dict) -> Registration | None:
         # the registered analysis after it: its report carries the section
         start_analysis(results=results, actor=owner)
     assert CaseModelRun.objects.get(pk=run.pk).status == "done"
+    publish_demo(registration, owner)
     return registration
 
 

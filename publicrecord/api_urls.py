@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import api
+from . import api, results_api
 
 
 def citations(suffix: str) -> list:
@@ -20,6 +20,12 @@ def citations(suffix: str) -> list:
 registration = [
     path("quality/", api.Quality.as_view(), name="registration-quality"),
     path("feedback/", api.FeedbackThread.as_view(), name="feedback"),
+    path("publications/", results_api.Publications.as_view(), name="publications"),
+    path(
+        "publications/<int:number>/",
+        results_api.PublicationDetail.as_view(),
+        name="publication",
+    ),
     *citations(""),
     path("versions/<int:number>/", include(citations("-version"))),
 ]
@@ -33,6 +39,7 @@ urlpatterns = [
     path(
         "statistics/statistics.csv", api.StatisticsCsv.as_view(), name="statistics-csv"
     ),
+    path("statistics/follow-up/", results_api.FollowUp.as_view(), name="follow-up"),
     path("me/", api.Me.as_view(), name="me"),
     path("registrations/<slug:identifier>/", include(registration)),
     path("feedback/<int:pk>/", include(feedback)),

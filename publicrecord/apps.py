@@ -14,6 +14,11 @@ class PublicRecordConfig(AppConfig):
 
         import config.checks  # noqa: F401  registers the SITE_URL deploy check
         from registry.models import RegistrationVersion
+        from registry.registration import Verifier, add_verifier
+
+        from .verify import verify_publications
+
+        add_verifier(Verifier("published results", verify_publications))
 
         def version_saved(sender, instance, created, **kwargs):
             if created:

@@ -149,3 +149,65 @@ class FrozenCitation(WriteOnceModel):
 
     def __str__(self) -> str:
         return f"Citation of {self.version}"
+
+
+class Publication(models.Model):
+    """One analysis run published on the public record of its registration.
+
+    Permanent and versioned: a publication is never changed or removed; a
+    correction is a new publication that ``supersedes`` the one it corrects,
+    and both stay readable. The result of a registration is a run of the
+    registered scheme; a run of an exploratory scheme is published alongside
+    it, labelled exploratory. Public from ``public_from`` (an embargo) or at
+    once. Written only by ``publicrecord.publication.publish_analysis``.
+    """
+
+    registration = models.ForeignKey(
+        "registry.Registration", on_delete=models.PROTECT, related_name="publications"
+    )
+    number = models.PositiveIntegerField(help_text="1, 2, … per registration.")
+    version = models.ForeignKey(
+        "registry.RegistrationVersion",
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The registered version the result is judged against (the one "
+        "in force when its results were uploaded).",
+    )
+    run = models.ForeignKey(
+        "analysis.AnalysisRun", on_delete=models.PROTECT, related_name="publications"
+    )
+    exploratory = models.BooleanField(
+        help_text="Published alongside the result: not the registered scheme."
+    )
+    supersedes = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="superseded_by",
+        help_text="The publication this one corrects.",
+    )
+    note = models.TextField(
+        blank=True, help_text="Why it was published (a correction's reason)."
+    )
+    public_from = models.DateField(
+        null=True, blank=True, help_text="Embargo: public from this day (UTC)."
+    )
+    results_sha256 = models.CharField(max_length=64)
+    output_sha256 = models.CharField(max_length=64)
+    report_sha256 = models.CharField(max_length=64)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["registration_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["registration", "number"], name="one_publication_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Publication {self.number} of {self.registration_id}"

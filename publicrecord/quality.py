@@ -20,9 +20,10 @@ version unless said otherwise:
    Not applicable (null) when the schedule names no data release.
 5. `amendments_approved_justified` — every version after the first comes from
    an approved amendment and carries a justification.
-6. `results_analysed_as_registered` — the latest finished analysis with the
-   registered scheme (not exploratory) reports no critical deviation. Null
-   while there are no results, or while that analysis is still running.
+6. `results_analysed_as_registered` — the published result (the latest public
+   publication of an analysis of the registered scheme, docs/public-record.md
+   §6) reports no critical deviation. Null while no result is public
+   (unpublished and embargoed analyses are not mentioned).
 """
 
 from __future__ import annotations
@@ -34,15 +35,15 @@ from typing import Any
 
 from django.urls import reverse
 
-from analysis.models import AnalysisRun, AnalysisStatus
 from registry.completeness import StoredAnswer, compute_completeness
 from registry.design import Design
 from registry.models import AmendmentStatus, Registration, RegistrationVersion
-from registry.outcome import outcome_answers
 from registry.parameters import Role
 from reviews.checks import checks_for
 from reviews.enums import ACTIVE_ASSIGNMENT_STATES, ReviewerRole
 from reviews.models import Review
+
+from .selectors import current_results
 
 BLOCKING_SEVERITIES = ("error", "warning")
 
@@ -271,49 +272,33 @@ def amendments(
 def analysed_as_registered(
     registration: Registration, design: dict[str, Any]
 ) -> Criterion:
+    """Judged on the published result only: an unpublished or embargoed
+    analysis is not public, so the profile neither counts nor mentions it."""
     label = "Results analysed with the registered scheme, no critical deviation"
-    # the profile is public: its evidence links to pages anyone may open (the
-    # results pages themselves are for organizers and chairs)
-    link = _public_url(registration, "outcome")
-    runs = AnalysisRun.objects.filter(
-        results__registration=registration, exploratory=False
-    )
-    done = runs.filter(status=AnalysisStatus.DONE).order_by("-pk").first()
     code = "results_analysed_as_registered"
-    if done is None:
-        if not registration.results_versions.exists():
-            return Criterion(code, label, None, "No results uploaded yet.", link)
-        running = runs.filter(
-            status__in=[AnalysisStatus.QUEUED, AnalysisStatus.RUNNING]
-        ).exists()
-        if running:
-            return Criterion(
-                code, label, None, "The registered analysis is still running.", link
-            )
-        return Criterion(
-            code,
-            label,
-            False,
-            "Results were uploaded but never analysed with the registered scheme.",
-            link,
-        )
-    critical = [d for d in done.deviations or [] if d.get("severity") == "critical"]
-    when = done.finished.date() if done.finished else done.created.date()
+    publication = (
+        current_results()
+        .filter(registration=registration)
+        .select_related("run")
+        .first()
+    )
+    if publication is None:
+        link = _public_url(registration, "outcome")
+        return Criterion(code, label, None, "No results published yet.", link)
+    deviations = publication.run.deviations or []
+    critical = [d for d in deviations if d.get("severity") == "critical"]
+    day = publication.public_from or publication.created.date()
     evidence = (
-        # no run number: a database id counts every challenge's runs
-        f"The latest analysis with the registered scheme ({when}): "
+        # the publication's number, not the run's database id
+        f"The published result (publication {publication.number}, {day}): "
         f"{len(critical)} critical deviation{'s' if len(critical) != 1 else ''}"
     )
     if critical:
         codes = sorted({str(d.get("code")) for d in critical})
         evidence += f" ({', '.join(codes)})"
-    if not outcome_answers({"design": design}):
-        # the link leads to "Not published yet": say so rather than seem to
-        # contradict it
-        evidence += (
-            "; the results are not published in the record yet (the organizers "
-            "add them by an amendment)"
-        )
+    link = (
+        reverse("publicrecord:results", args=[registration.identifier]) + "#deviations"
+    )
     return Criterion(code, label, not critical, evidence + ".", link)
 
 

@@ -16,8 +16,11 @@ Rules (also in docs/public-record.md):
   scheme; test cases from the "Number of test cases" answer.
 - `amendments`: every amendment of a registration in the selection, by status,
   and what the approved ones changed (a parameter, or a task's scheme).
-- `deviations`: of the latest finished analysis with the registered scheme of
-  each registration (exploratory runs excluded), counts by code and severity.
+- `deviations` (follow the registration): of the registrations' published
+  results (the latest public result of each; unpublished, embargoed and
+  exploratory analyses are not counted), how many there are, how many have no
+  deviation, and per deviation code the challenges and the flags
+  (publicrecord.follow_up).
 """
 
 from __future__ import annotations
@@ -31,14 +34,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max
 
-from analysis.models import AnalysisRun, AnalysisStatus
+from analysis.models import AnalysisStatus
 from registry.models import Amendment, AmendmentStatus
 from registry.page_cache import read_generation
 from registry.parameters import PARAMETERS, Parameter, Role, get_parameter
 from registry.spreadsheet import spreadsheet_safe
 
+from .follow_up import follow_up_summary
 from .selection import RegisteredDesign, Selection, registered_designs
 
 CACHE_SECONDS = 300
@@ -218,37 +221,6 @@ def amendment_summary(designs: list[RegisteredDesign]) -> dict[str, Any]:
     }
 
 
-def latest_registered_runs(identifiers: list[str]) -> dict[str, AnalysisRun]:
-    """The latest finished, non-exploratory analysis of each registration."""
-    runs = AnalysisRun.objects.filter(
-        status=AnalysisStatus.DONE,
-        exploratory=False,
-        results__registration__identifier__in=identifiers,
-    )
-    latest = runs.values("results__registration__identifier").annotate(last=Max("pk"))
-    by_pk = {row["last"]: row["results__registration__identifier"] for row in latest}
-    return {by_pk[run.pk]: run for run in AnalysisRun.objects.filter(pk__in=by_pk)}
-
-
-def deviation_summary(designs: list[RegisteredDesign]) -> dict[str, Any]:
-    runs = latest_registered_runs([d.identifier for d in designs])
-    codes: Counter = Counter()
-    severities: Counter = Counter()
-    critical = set()
-    for identifier, run in runs.items():
-        for deviation in run.deviations or []:
-            codes[str(deviation.get("code"))] += 1
-            severities[str(deviation.get("severity"))] += 1
-            if deviation.get("severity") == "critical":
-                critical.add(identifier)
-    return {
-        "analysed": len(runs),
-        "by_code": _ordered(codes),
-        "by_severity": _ordered(severities),
-        "challenges_with_critical": len(critical),
-    }
-
-
 # --- the whole -------------------------------------------------------------------
 
 
@@ -278,7 +250,7 @@ def compute_statistics(selection: Selection) -> dict[str, Any]:
         "parameters": parameter_rows(designs),
         "distributions": distributions(designs),
         "amendments": amendment_summary(designs),
-        "deviations": deviation_summary(designs),
+        "deviations": follow_up_summary(designs),
     }
 
 
@@ -296,6 +268,8 @@ def compute_statistics(selection: Selection) -> dict[str, Any]:
 # - analyses: a run becomes done once, by an update (`finished`), and never
 #   leaves it (only failed runs are retried); nothing deletes runs. Other
 #   statuses do not count, nor does `finished` of a failed run.
+# - publications: append-only (a new id); an embargo ends with the day, so
+#   the date is part of the key (publicrecord.follow_up counts public ones).
 # Draft edits touch none of these. Ids and timestamps are taken before commit,
 # so a write committed after a later one can leave the MAX where it was: that
 # change shows when the entry expires (CACHE_SECONDS), as in the page cache.
@@ -305,7 +279,8 @@ _GENERATION_SQL = (
     " (SELECT MAX(id) FROM registry_amendment),"
     " (SELECT MAX(decided_at) FROM registry_amendment),"
     " (SELECT MAX(finished) FROM analysis_analysisrun"
-    f" WHERE status = '{AnalysisStatus.DONE.value}')"
+    f" WHERE status = '{AnalysisStatus.DONE.value}'),"
+    " (SELECT MAX(id) FROM publicrecord_publication), CURRENT_DATE"
 )
 
 
@@ -396,16 +371,14 @@ def statistics_csv(stats: dict[str, Any]) -> str:
     for what, count in amendments["changed"].items():
         writer.writerow(("amendments_changed", what, what, count, "", ""))
     deviations = stats["deviations"]
-    writer.writerow(
-        (
-            "deviations",
-            "analysed",
-            "Challenges analysed",
-            deviations["analysed"],
-            "",
-            "",
-        )
-    )
+    for name, label in (
+        ("published", "Registered challenges with published results"),
+        ("without_deviation", "Published results without any deviation"),
+        ("challenges_with_critical", "Published results with a critical deviation"),
+    ):
+        writer.writerow(("deviations", name, label, deviations[name], "", ""))
+    for code, count in deviations["challenges_by_code"].items():
+        writer.writerow(("deviations_challenges", code, code, count, "", ""))
     for code, count in deviations["by_code"].items():
         writer.writerow(("deviations_code", code, code, count, "", ""))
     for severity, count in deviations["by_severity"].items():

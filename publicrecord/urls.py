@@ -1,9 +1,10 @@
 from django.urls import path
 
-from . import harvest_views, views
+from . import harvest_views, results_views, views
 
 app_name = "publicrecord"
 THREAD = "registry/<slug:identifier>/feedback/"
+RESULTS = "registry/<slug:identifier>/results/"
 
 urlpatterns = [
     path("oai", harvest_views.oai_endpoint, name="oai"),
@@ -27,6 +28,23 @@ urlpatterns = [
         views.statistics_figure,
         name="statistics-figure",
     ),
+    path(RESULTS, results_views.results_page, name="results"),
+    path(
+        f"{RESULTS}<int:number>/",
+        results_views.results_version,
+        name="results-version",
+    ),
+    path(
+        f"{RESULTS}<int:number>/figure.svg",
+        results_views.results_figure,
+        name="results-figure",
+    ),
+    path(
+        f"{RESULTS}<int:number>/<str:name>",
+        results_views.results_download,
+        name="results-download",
+    ),
+    path("analyses/<int:pk>/publish/", results_views.publish_page, name="publish"),
     path(f"{THREAD}", views.feedback_page, name="feedback"),
     path(f"{THREAD}<int:pk>/answer/", views.feedback_answer, name="feedback-answer"),
     path(f"{THREAD}<int:pk>/hide/", views.feedback_hide, name="feedback-hide"),

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from analysis.deviations import DEVIATION_CODES
 from registry.access import public_registration
 from registry.models import Call, Registration
 from registry.pagination import html_page
@@ -28,6 +29,7 @@ from .feedback import (
     thread,
 )
 from .figures import FIGURE_TITLES, figure
+from .follow_up import FollowUpFilters, follow_up_list, parse_follow_up_filters
 from .models import Feedback, FeedbackCategory
 from .profiles import EDITABLE, me_data, update_me
 from .selection import Selection, parse_selection
@@ -41,12 +43,28 @@ def _selection(request: HttpRequest) -> tuple[Selection, dict[str, str]]:
         return Selection(), {k: " ".join(v) for k, v in exc.message_dict.items()}
 
 
+def _follow_up(request: HttpRequest, selection: Selection, errors: dict) -> dict:
+    """The follow-the-registration list of the page: its filters and a page."""
+    try:
+        filters = parse_follow_up_filters(request.GET)
+    except ValidationError as exc:
+        errors.update({k: " ".join(v) for k, v in exc.message_dict.items()})
+        filters = FollowUpFilters()
+    return {
+        "follow_filters": filters,
+        "follow_page": html_page(request, follow_up_list(selection, filters)),
+        "deviation_codes": DEVIATION_CODES,
+    }
+
+
 @require_GET
 def statistics_page(request: HttpRequest) -> HttpResponse:
     selection, errors = _selection(request)
     stats = registry_statistics(selection)
+    follow = _follow_up(request, selection, errors)
     query = request.GET.urlencode() if not errors else ""
     context = {
+        **follow,
         "stats": stats,
         "errors": errors,
         "selection": selection,

@@ -16,7 +16,7 @@ from ._validation import read_table
 from .run import run_analysis
 from .scheme import SchemeError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "output_text"]
 
 
 def build_parser(prog: str = "rank") -> argparse.ArgumentParser:
@@ -42,6 +42,13 @@ def build_parser(prog: str = "rank") -> argparse.ArgumentParser:
     return parser
 
 
+def output_text(output: dict) -> str:
+    """The bytes the command line writes for an output JSON (sorted keys, two
+    spaces, a final newline): the published output of an analysis is served
+    in exactly this form, so a re-run can be compared byte for byte."""
+    return json.dumps(output, sort_keys=True, indent=2, allow_nan=False) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 2 bad input)."""
     parser = build_parser()
@@ -54,9 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             scheme = json.load(fh)
         table = read_table(args.results)  # no pandas: a small job starts fast
         result = run_analysis(table, scheme, bootstrap=args.bootstrap, seed=args.seed)
-        text = json.dumps(
-            result.to_json_dict(), sort_keys=True, indent=2, allow_nan=False
-        )
+        text = output_text(result.to_json_dict())
     except json.JSONDecodeError as exc:
         print(
             f"error: {args.scheme}: not valid JSON: {exc.msg} at line {exc.lineno}, "
@@ -74,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+            fh.write(text)
     else:
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(text)
     return 0

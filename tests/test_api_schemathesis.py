@@ -33,6 +33,9 @@ SEMANTIC_INPUT = {
     "GET /api/v1/statistics/",  # `call` must name a call
     "GET /api/v1/statistics/statistics.csv",  # the same
     "PATCH /api/v1/me/",  # an ORCID iD's check digit (ISO 7064 11,2)
+    # a finished analysis of this registration, an embargo after today
+    "POST /api/v1/registrations/{identifier}/publications/",
+    "GET /api/v1/statistics/follow-up/",  # `call` must name a call
 }
 EXCLUDED = {label: [positive_data_acceptance] for label in SEMANTIC_INPUT}
 

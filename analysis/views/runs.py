@@ -15,14 +15,7 @@ from .. import plots, services
 from ..access import visible_run
 from ..models import AnalysisStatus
 from ..output import AnalysisOutput
-from ..reports.build import metric_higher_is_better
-from ._present import (
-    SET_PLOTS,
-    TASK_PLOTS,
-    ranking_sections,
-    sorted_deviations,
-    task_plot_kinds,
-)
+from ..present import ranking_sections, run_figure, sorted_deviations
 
 FINISHED = (AnalysisStatus.DONE, AnalysisStatus.FAILED)
 TABLES = ("rankings", "target_rankings", "consensus", "descriptive_statistics")
@@ -108,45 +101,15 @@ def analysis_output(request, pk: int):
     return response
 
 
-def _figure(run, kind: str, key: str | None, task: str | None):
-    output = AnalysisOutput.of(run.output or {})
-    entry = output.ranking(key)
-    if entry is None:
-        raise Http404("No such ranking.")
-    if kind in SET_PLOTS:
-        if task is not None or len(output.tasks(key)) < 2:
-            raise Http404("No such figure.")
-        return plots.rank_blobs_across_tasks(entry)
-    block = output.entry(key, task)
-    if (
-        kind not in TASK_PLOTS
-        or block is None
-        or kind not in task_plot_kinds(key, block)
-    ):
-        raise Http404("No such figure.")
-    if kind == "blob":
-        return plots.blob_plot(block)
-    if kind == "significance":
-        return plots.significance_map(block)
-    frame = services.results_frame(run.results)
-    if kind.startswith("target_"):
-        return plots.target_grid(
-            kind.removeprefix("target_"),
-            frame,
-            task=task,
-            metric=key,
-            targets=block["targets"],
-            higher_is_better=metric_higher_is_better(output.scheme_of(task), key),
-        )
-    return plots.dot_box_plot(frame, task=task, metric=key, ranks=block["ranks"])
-
-
 @login_required
 @require_GET
 def analysis_plot(request, pk: int, kind: str):
     """A PNG figure drawn from the stored output on request (nothing cached)."""
     run = visible_run(request, pk)
-    figure = _figure(run, kind, request.GET.get("key"), request.GET.get("task"))
+    try:
+        figure = run_figure(run, kind, request.GET.get("key"), request.GET.get("task"))
+    except LookupError as exc:
+        raise Http404(str(exc)) from exc
     response = HttpResponse(
         plots.figure_png(figure, dpi=PLOT_DPI), content_type="image/png"
     )

@@ -175,6 +175,13 @@ FEEDBACK_RATE_WINDOW_SECONDS = int(
     os.environ.get("FEEDBACK_RATE_WINDOW_SECONDS", "3600")
 )
 
+# Published results (issue 27, docs/public-record.md): the longest embargo an
+# organizer may set, and the longest note explaining a correction.
+PUBLICATION_MAX_EMBARGO_DAYS = int(
+    os.environ.get("PUBLICATION_MAX_EMBARGO_DAYS", "730")
+)
+PUBLICATION_NOTE_MAX_CHARS = int(os.environ.get("PUBLICATION_NOTE_MAX_CHARS", "2000"))
+
 # Optional deposit of registered designs in a Zenodo-compatible repository
 # (publicrecord/deposit.py): off while ZENODO_TOKEN is empty.
 ZENODO_TOKEN = os.environ.get("ZENODO_TOKEN", "")

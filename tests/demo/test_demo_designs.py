@@ -130,8 +130,12 @@ def test_msd_story_goes_from_draft_to_an_analysed_registration(demo, loaded):
     development = run.output["rankings"]["DSC"]["tasks"]["Development phase"]
     assert set(development["targets"]) == set(ORGANS["Development phase"])
     assert development["ranks"]["team-01"] == 1  # the most skilled simulated team
+    (publication,) = registration.publications.all()  # the public sees it
+    assert (publication.run, publication.exploratory) == (run, False)
+    assert publication.public_from is None
     assert advance_msd(msd_challenge, users) == registration  # idempotent
     assert registration.results_versions.count() == 1
+    assert registration.publications.count() == 1
 
 
 def test_robustmis_is_a_draft_with_co_organizer_and_three_tasks(loaded):

@@ -45,5 +45,10 @@ def test_robustmis_story_ends_with_a_case_characteristics_analysis(demo):
         text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
     assert "Strengths and weaknesses: case characteristics" in text
     assert "instrument_overlap raises the odds of failure" in text
+    # published, with its deviations from the registered design for all to see
+    (publication,) = registration.publications.all()
+    assert publication.run == analysis
+    assert len(analysis.deviations) > 0
     assert advance_robustmis(challenge, users) == registration  # idempotent
     assert CaseModelRun.objects.count() == 1
+    assert registration.publications.count() == 1

@@ -1,9 +1,10 @@
 import pytest
 
 from analysis.models import AnalysisRun, ResultsVersion
+from publicrecord.publication import publish_analysis
 from registry.amendments import approve_amendment
-from registry.parameters import OUTCOME_PARAMETERS
 from tests.factories import UserFactory
+from tests.publicrecord.publishing import analysed
 
 from .conftest import CLEAN_SCHEME, propose_more_cases, registered
 
@@ -142,28 +143,53 @@ def _run(registration, deviations, *, status="done", exploratory=False):
     )
 
 
-def test_results_criterion_follows_the_latest_registered_analysis(
+def _published(call, organizer, chair, deviations):
+    """A registration whose finished analysis, with these deviations, is published."""
+    registration, run = analysed(call, organizer, chair, name="Published")
+    AnalysisRun.objects.filter(pk=run.pk).update(deviations=deviations)
+    run.refresh_from_db()
+    return registration, publish_analysis(run=run, actor=organizer)
+
+
+def test_results_criterion_mentions_no_unpublished_analysis(
     api, call, organizer, chair
 ):
     registration = registered(call, organizer, chair, name="Run", scheme=CLEAN_SCHEME)
     code = "results_analysed_as_registered"
     _run(registration, [], status="failed")
-    assert quality(api, registration.identifier)[code]["met"] is False
     _run(registration, [{"code": "scheme_changed", "severity": "critical"}])
     criterion = quality(api, registration.identifier)[code]
-    assert criterion["met"] is False
-    assert "scheme_changed" in criterion["evidence"]
-    _run(registration, [], exploratory=True)  # exploratory runs do not count
-    assert quality(api, registration.identifier)[code]["met"] is False
-    _run(registration, [{"code": "missing_cases", "severity": "warning"}])
-    assert quality(api, registration.identifier)[code]["met"] is True
+    assert (criterion["met"], criterion["evidence"]) == (
+        None,
+        "No results published yet.",
+    )
+    # the statistics count published results only (more in test_follow_up.py)
     stats = api.get("/api/v1/statistics/").json()["deviations"]
-    assert stats == {
-        "analysed": 1,
-        "by_code": {"missing_cases": 1},
-        "by_severity": {"warning": 1},
-        "challenges_with_critical": 0,
-    }
+    assert (stats["registered"], stats["published"], stats["by_code"]) == (1, 0, {})
+
+
+@pytest.mark.parametrize(
+    ("deviations", "met"),
+    [
+        ([{"code": "missing_cases", "severity": "warning"}], True),
+        ([{"code": "scheme_changed", "severity": "critical"}], False),
+    ],
+)
+def test_results_criterion_follows_the_published_result(
+    api, call, organizer, chair, deviations, met
+):
+    registration, publication = _published(call, organizer, chair, deviations)
+    criterion = quality(api, registration.identifier)["results_analysed_as_registered"]
+    assert criterion["met"] is met
+    day = publication.created.date().isoformat()
+    critical = 0 if met else 1
+    assert criterion["evidence"].startswith(
+        f"The published result (publication 1, {day}): {critical} critical"
+    )
+    assert f"Analysis {publication.run_id}" not in criterion["evidence"]
+    assert ("scheme_changed" in criterion["evidence"]) is not met
+    # its evidence link opens for anyone
+    assert api.get(criterion["link"]).status_code == 200
 
 
 def test_unknown_registration_is_404(api, db):
@@ -179,40 +205,3 @@ def test_outcome_parameters_do_not_count_against_completeness(
     criterion = quality(api, registration.identifier)["design_complete"]
     assert criterion["met"] is True
     assert criterion["evidence"].startswith("50 of 50 design answers")
-
-
-@pytest.mark.parametrize("published", [True, False])
-def test_results_criterion_says_when_the_outcome_is_not_published_yet(
-    api, call, organizer, chair, published
-):
-    """A met criterion links to the record's outcome: where that says "Not
-    published yet", the evidence says so too instead of seeming to contradict it."""
-    outcome = () if published else {p.number for p in OUTCOME_PARAMETERS}
-    registration = registered(
-        call, organizer, chair, name="Run", scheme=CLEAN_SCHEME, skip=outcome
-    )
-    _run(registration, [])
-    criterion = quality(api, registration.identifier)["results_analysed_as_registered"]
-    assert criterion["met"] is True
-    assert ("not published in the record yet" in criterion["evidence"]) is not published
-    page = api.get(criterion["link"]).content.decode()
-    assert ('id="no-outcome"' in page) is not published
-
-
-def test_results_evidence_names_no_database_id_of_the_analysis(
-    api, call, organizer, chair
-):
-    """ "Analysis 3" on a challenge analysed once reads as two runs hidden; the
-    number is a database id counting every challenge's runs (and no public
-    page shows the runs)."""
-    other = registered(call, organizer, chair, name="Other", scheme=CLEAN_SCHEME)
-    _run(other, [])
-    _run(other, [])
-    registration = registered(call, organizer, chair, name="Run", scheme=CLEAN_SCHEME)
-    run = _run(registration, [])
-    criterion = quality(api, registration.identifier)["results_analysed_as_registered"]
-    day = run.created.date().isoformat()
-    assert criterion["evidence"].startswith(
-        f"The latest analysis with the registered scheme ({day}): 0 critical"
-    )
-    assert f"Analysis {run.pk}" not in criterion["evidence"]

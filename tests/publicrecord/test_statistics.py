@@ -61,7 +61,7 @@ def test_empty_registry_gives_zeros_everywhere(api):
     assert {p["total"] for p in body["parameters"]} == {0}
     assert all(counts == {} for counts in body["distributions"].values())
     assert body["amendments"]["total"] == 0
-    assert body["deviations"]["analysed"] == 0
+    assert body["deviations"]["published"] == 0
     page = api.get("/statistics/")
     assert page.status_code == 200
     assert b"No registered design in this selection yet" in page.content
@@ -248,7 +248,8 @@ def test_parameter_table_stacks_into_cards_titled_by_number_and_name(
     # counts, each under its column's name (tests/stacked_tables.py).
     registered(call, organizer, chair, name="Alpha")
     html = client.get("/statistics/").text
-    assert_cells_labelled_by_headers(html)
+    # the parameters, and the follow-the-registration list
+    assert_cells_labelled_by_headers(html, tables=2)
     rows = lxml.html.fromstring(html).xpath("//table[@id='parameters']/tbody/tr")
     assert len(rows) == len(PARAMETERS)
     for row in rows:

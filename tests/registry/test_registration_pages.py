@@ -32,7 +32,8 @@ pytestmark = pytest.mark.django_db
 
 SCHEME = SIGNIFICANCE_SCHEME
 IDENTIFIER = "miccai-2027-001"
-QUERIES = 5  # calls and metrics (form choices), count, page, published outcomes
+QUERIES = 6  # calls and metrics (form choices), count, page, published outcomes,
+# published results (publicrecord results_tags.published_results_of)
 
 
 @pytest.fixture

@@ -69,6 +69,12 @@ class Command(BaseCommand):
         case_run = CaseModelRun.objects.filter(
             metadata__results__registration=robustmis
         ).first()
+        for published in (registration, robustmis):
+            if published is not None and published.publications.exists():
+                self.stdout.write(
+                    f"Published results of {published.identifier}: "
+                    f"{SITE}/registry/{published.identifier}/results/"
+                )
         if case_run is not None:
             self.stdout.write(
                 f"RobustMIS: registered {robustmis.identifier}; strengths and "

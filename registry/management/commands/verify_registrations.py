@@ -11,7 +11,7 @@ from registry.chain_heads import (
     parse_chain_heads,
 )
 from registry.models import Registration, RegistrationVersion
-from registry.registration import verify_registrations
+from registry.registration import further_verifications, verify_registrations
 
 
 def add_selection_arguments(parser) -> None:
@@ -69,7 +69,10 @@ def problems_against(path: str) -> list:
 
 
 class Command(BaseCommand):
-    help = "Recompute every registration hash and chain link; fail on any mismatch."
+    help = (
+        "Recompute every registration hash and chain link, and what other apps "
+        "declare (the hashes of published results); fail on any mismatch."
+    )
 
     def add_arguments(self, parser):
         add_selection_arguments(parser)
@@ -79,6 +82,9 @@ class Command(BaseCommand):
         selection = selected_registrations(opts)
         result = verify_registrations(selection)
         problems = list(result.problems)
+        further = further_verifications(selection)
+        for _things, _count, found in further:
+            problems += found
         if opts.get("against"):
             problems += problems_against(opts["against"])
         for p in problems:
@@ -91,3 +97,6 @@ class Command(BaseCommand):
             f"OK: {result.registrations} registrations, "
             f"{result.versions} versions verified."
         )
+        for things, count, _found in further:
+            if count:
+                self.stdout.write(f"OK: {count} {things} verified.")

@@ -1,16 +1,21 @@
-"""An analysis output (contract §3) arranged for the analysis page's templates."""
+"""An analysis output (contract §3) arranged for templates: the analysis page
+and the public results page of a published analysis (publicrecord)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from matplotlib.figure import Figure
 
-from ..deviations import SEVERITY_ORDER
-from ..output import AnalysisOutput
-from ..reports import RANK_CI_MEANINGS, deviation_value_text, report_tables
+from . import plots
+from .deviations import SEVERITY_ORDER
+from .output import AnalysisOutput
+from .reports import RANK_CI_MEANINGS, deviation_value_text, report_tables
+from .reports.build import metric_higher_is_better
+from .services import results_frame
 
 SEVERITY_CLASS = {"critical": "danger", "warning": "warning", "info": "info"}
 
@@ -92,8 +97,22 @@ def interval_table(block: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One section per ranking key: its tasks' tables and figures, then consensus."""
+# (kind, key, task) → the address of that figure
+FigureUrl = Callable[[str, str, str | None], str]
+
+
+def ranking_sections(
+    run_pk: int, output: Mapping[str, Any], *, figure_url: FigureUrl | None = None
+) -> list[dict[str, Any]]:
+    """One section per ranking key: its tasks' tables and figures, then consensus.
+
+    ``figure_url``: where the figures are served (default: the analysis page's
+    PNG figures of run ``run_pk``)."""
+    if figure_url is None:
+
+        def figure_url(kind: str, key: str, task: str | None) -> str:
+            return plot_url(run_pk, kind, key=key, task=task)
+
     rows = report_tables(output)["rankings"]
     sections = []
     reader = AnalysisOutput.of(output)
@@ -117,7 +136,7 @@ def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, A
                     "kendall_tau": block.get("kendall_tau"),
                     "audit": audit_summary(block.get("audit")),
                     "plots": [
-                        (TASK_PLOTS[k], plot_url(run_pk, k, key=key, task=task))
+                        (TASK_PLOTS[k], figure_url(k, key, task))
                         for k in task_plot_kinds(key, block)
                     ],
                 }
@@ -135,7 +154,7 @@ def ranking_sections(run_pk: int, output: Mapping[str, Any]) -> list[dict[str, A
                     )
                 ],
                 "plots": [
-                    (SET_PLOTS[k], plot_url(run_pk, k, key=key, task=None))
+                    (SET_PLOTS[k], figure_url(k, key, None))
                     for k in SET_PLOTS
                     if len(reader.tasks(key)) > 1
                 ],
@@ -161,3 +180,38 @@ def audit_summary(audit: Mapping[str, Any] | None) -> dict[str, Any] | None:
         "same_winner": len(firsts) <= 1,
         "rank_range": sorted((audit.get("rank_range") or {}).items()),
     }
+
+
+def run_figure(run, kind: str, key: str | None, task: str | None) -> Figure:
+    """Figure ``kind`` of ranking ``key`` (and ``task``) of a finished run,
+    drawn from its stored output; LookupError names what does not exist."""
+    output = AnalysisOutput.of(run.output or {})
+    entry = output.ranking(key)
+    if entry is None:
+        raise LookupError("No such ranking.")
+    if kind in SET_PLOTS:
+        if task is not None or len(output.tasks(key)) < 2:
+            raise LookupError("No such figure.")
+        return plots.rank_blobs_across_tasks(entry)
+    block = output.entry(key, task)
+    if (
+        kind not in TASK_PLOTS
+        or block is None
+        or kind not in task_plot_kinds(key, block)
+    ):
+        raise LookupError("No such figure.")
+    if kind == "blob":
+        return plots.blob_plot(block)
+    if kind == "significance":
+        return plots.significance_map(block)
+    frame = results_frame(run.results)
+    if kind.startswith("target_"):
+        return plots.target_grid(
+            kind.removeprefix("target_"),
+            frame,
+            task=task,
+            metric=key,
+            targets=block["targets"],
+            higher_is_better=metric_higher_is_better(output.scheme_of(task), key),
+        )
+    return plots.dot_box_plot(frame, task=task, metric=key, ranks=block["ranks"])
