@@ -10,7 +10,11 @@ One run prints, on the same machine and the same data:
     samples, ``run_analysis`` end to end (target <= 3 s);
 (c) the small job, 5 algorithms x 50 cases, aggregate_then_rank, 1000
     bootstrap samples, as a whole process ``python -m ranking`` (target
-    <= 0.4 s).
+    <= 0.4 s);
+(d) the test-set planner (issue 29): 10 values of n from 10 to 500, 10
+    algorithms, 1000 simulated challenges per n, test_then_rank (one-sided
+    Wilcoxon) with its id_wilcoxon_one_sided rank intervals (target <= 30 s on
+    2 cores).
 
 Each figure comes with the same measurement of *today's engine* (engine
 1.1.0, commit ``BASELINE_COMMIT``, extracted with ``git archive`` into a
@@ -51,7 +55,8 @@ from .simulate import c_ideal, msd_like
 
 SEED = 1
 BASELINE_COMMIT = "c19c4ad9bc9e23952b4f5ee058743f35117489a3"  # engine 1.1.0
-TARGETS = {"a": 1.0, "a_command": 2.5, "b": 3.0, "c": 0.4}
+TARGETS = {"a": 1.0, "a_command": 2.5, "b": 3.0, "c": 0.4, "d": 30.0}
+PLAN_N = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500]
 MSD_SCHEME = {
     "metric": "DSC",
     "higher_is_better": True,
@@ -390,12 +395,40 @@ def scenario_c(baseline: Path | None, work: Path, repeats: int) -> list[str]:
     ]
 
 
+def scenario_d() -> list[str]:
+    from .planner import run_plan
+
+    spec = {
+        "scheme": {**MSD_SCHEME, "uncertainty": {"rank_ci": ["id_wilcoxon_one_sided"]}},
+        "model": {
+            "kind": "parametric",
+            "algorithms": 10,
+            "gap": 0.02,
+            "best": 0.9,
+            "sd": 0.1,
+            "correlation": 0.5,
+        },
+        "n": PLAN_N,
+        "simulations": 1000,
+        "seed": SEED,
+    }
+    plan, seconds, cpu = _timed(lambda: run_plan(spec))
+    return [
+        f"(d) test-set planner: {len(PLAN_N)} values of n ({PLAN_N[0]}-{PLAN_N[-1]}), "
+        "10 algorithms, 1000 simulations per n, test_then_rank + "
+        f"id_wilcoxon_one_sided intervals ({plan['n'][0]['interval_simulations']} "
+        "simulations per n)",
+        f"    engine: {seconds:.2f} s wall ({cpu:.2f} s CPU); "
+        f"{_verdict(seconds, TARGETS['d'])}; recommended n = {plan['recommended_n']}",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ranking.benchmark")
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--naive-samples", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--only", choices=["a", "b", "c"], default=None)
+    parser.add_argument("--only", choices=["a", "b", "c", "d"], default=None)
     args = parser.parse_args(argv)
     print(
         f"python {sys.version.split()[0]}, numpy {np.__version__}, "
@@ -413,6 +446,7 @@ def main(argv: list[str] | None = None) -> int:
             "c": lambda: scenario_c(baseline, work, args.repeats),
             "a": lambda: scenario_a(args.bootstrap, args.naive_samples, baseline, work),
             "b": lambda: scenario_b(args.bootstrap, args.naive_samples, baseline),
+            "d": scenario_d,
         }
         for name, run in runs.items():
             if args.only in (None, name):
