@@ -253,3 +253,19 @@ def test_plan_page_is_only_for_editors(client, draft):
     client.force_login(UserFactory())
     url = reverse("registry:task-plan", args=[draft.pk, task.pk])
     assert client.get(url).status_code == 404
+
+
+def test_manage_py_plan_prints_what_python_m_ranking_plan_prints(tmp_path, capsys):
+    from django.core.management import CommandError, call_command
+
+    from ranking.cli import main
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"scheme": SCHEME, **INPUTS}))
+    out = io.StringIO()
+    call_command("plan", str(spec), stdout=out)
+    assert main(["plan", str(spec)]) == 0
+    assert out.getvalue() == capsys.readouterr().out
+    spec.write_text(json.dumps({"scheme": SCHEME, **INPUTS, "seed": -1}))
+    with pytest.raises(CommandError, match="seed: must be between 0"):
+        call_command("plan", str(spec), stdout=io.StringIO())
