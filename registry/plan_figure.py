@@ -14,19 +14,24 @@ from typing import Any
 from matplotlib.figure import Figure
 
 PANELS = (
-    ("p_winner", "P(true best ranks first)", (0, 1)),
-    ("kendall_tau", "Kendall's τ to the true ranking", (None, 1)),
-    ("p_adjacent_swap", "P(an adjacent pair swaps)", (0, 1)),
+    ("p_winner", "P(true best ranks first)", (-0.02, 1.02)),
+    ("kendall_tau", "Kendall's τ to the true ranking", (None, 1.02)),
+    ("p_adjacent_swap", "P(an adjacent pair swaps)", (-0.02, 1.02)),
     ("rank_interval_width", "Median rank-interval width", (1, None)),
 )
 
 
 def plan_figure_png(plan: Mapping[str, Any], chosen: int | None) -> bytes:
-    """Four panels (one per output) against n; ±2 MC standard errors shaded."""
+    """One panel per output against n (two per row); ±2 Monte-Carlo standard
+    errors shaded; the chosen n as a dashed line."""
     records = plan["n"]
     panels = [p for p in PANELS if records[0].get(p[0]) is not None]
-    fig = Figure(figsize=(3.2 * len(panels), 2.8), layout="constrained")
-    axes = fig.subplots(1, len(panels), squeeze=False)[0]
+    rows = (len(panels) + 1) // 2
+    fig = Figure(figsize=(6.4, 2.5 * rows), layout="constrained")
+    grid = fig.subplots(rows, 2, squeeze=False).ravel()
+    for unused in grid[len(panels) :]:
+        unused.set_visible(False)
+    axes = grid[: len(panels)]
     n = [r["n"] for r in records]
     for ax, (key, title, (low, high)) in zip(axes, panels, strict=True):
         y = [r[key] for r in records]
