@@ -25,7 +25,7 @@ text):
   gives its number of test cases, the plan's P(winner correct) at that number
   (interpolated between the planned n) below 0.8 is a warning — under the
   organizer's own expectations the challenge would often crown the wrong
-  winner;
+  winner; a plan computed for another scheme than the task's is a warning too;
 * combining several metrics (rank computation or the details of the metrics):
   one of COMBINE_WORDS, e.g. "mean rank", "combined", "weighted", "per metric",
   "across metrics".
@@ -258,7 +258,22 @@ def _no_scheme_message(ranking: str) -> str:
     return f"{message}."
 
 
-def _plan_check(task: str, answers: Answers, plan: dict[str, Any]) -> list[Check]:
+def _plan_check(
+    task: str, answers: Answers, plan: dict[str, Any], scheme: dict[str, Any] | None
+) -> list[Check]:
+    if plan.get("scheme") != scheme:
+        # Numbers of another scheme would mislead more than no plan at all.
+        return [
+            Check(
+                "test_set_plan_outdated",
+                "warning",
+                "The attached test-set plan was computed for another ranking "
+                "scheme than the task's current one: plan the test set again.",
+                "004 §4.1 (the scheme decides the ranking)",
+                TEST_CASES,
+                task,
+            )
+        ]
     chosen = chosen_test_cases(_value(answers, TEST_CASES))
     if chosen is None:
         return []
@@ -344,7 +359,7 @@ def _task_checks(
             TEST_CASES,
         )
     if plan is not None:
-        checks += _plan_check(task, answers, plan)
+        checks += _plan_check(task, answers, plan, scheme)
     if scheme is None:
         add(
             "ranking_scheme_not_executable",

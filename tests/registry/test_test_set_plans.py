@@ -61,6 +61,9 @@ def test_attached_plan_is_part_of_the_design(draft, organizer):
     assert [r["n"] for r in plan["n"]] == [10, 50, 100]
     assert plan_inputs(plan)["seed"] == 4
     assert design_of(draft).to_dict()["tasks"][0]["plan"] == plan
+    assert "test_set_plan_outdated" not in [
+        c.code for c in checks_for(design_of(draft))
+    ]
 
 
 def test_design_without_plan_keeps_its_form(draft):
@@ -108,7 +111,7 @@ def test_a_task_without_scheme_cannot_be_planned(call, organizer):
         compute_task_plan(task=task, inputs=INPUTS)
 
 
-def _plan_with(p_winners):
+def _plan_with(p_winners, scheme=None):
     records = [
         {
             "n": n,
@@ -121,12 +124,20 @@ def _plan_with(p_winners):
         }
         for n, p in p_winners
     ]
-    return {"n": records, "recommended_n": None}
+    return {"n": records, "recommended_n": None, "scheme": scheme}
 
 
-def _design(count, plan):
+def _design(count, plan, scheme=None):
     answers = (DesignAnswer(38, "Number of test cases", {"count": count}),)
-    return Design("c", "n", tasks=(TaskDesign("Brain", answers, None, plan),))
+    return Design("c", "n", tasks=(TaskDesign("Brain", answers, scheme, plan),))
+
+
+def test_design_check_warns_when_the_plan_is_of_another_scheme():
+    plan = _plan_with([(20, 0.95)], scheme={"metric": "DSC"})
+    same = [c.code for c in checks_for(_design(20, plan, {"metric": "DSC"}))]
+    other = [c.code for c in checks_for(_design(20, plan, {"metric": "NSD"}))]
+    assert "test_set_plan_outdated" not in same
+    assert "test_set_plan_outdated" in other
 
 
 @pytest.mark.parametrize(
