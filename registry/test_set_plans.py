@@ -88,6 +88,21 @@ def _inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
     return {key: inputs.get(key, DEFAULT_INPUTS[key]) for key in INPUT_KEYS}
 
 
+def task_plan_spec(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The planner's specification: the task's scheme and the checked inputs."""
+    if task.scheme is None:
+        raise ValidationError(
+            {"scheme": f"task “{task.name}” has no ranking scheme yet: set one first"}
+        )
+    return {"scheme": task.scheme, **_inputs(inputs)}
+
+
+def planner_error(exc: ValueError) -> ValidationError:
+    """A planner refusal (``"field: message"``) as a ValidationError on the field."""
+    field, _, message = str(exc).partition(": ")
+    return ValidationError({field if message else "spec": message or field})
+
+
 def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The plan of ``task``'s scheme under ``inputs`` (model, n, simulations,
     seed, targets; defaults from `DEFAULT_INPUTS`).
@@ -97,25 +112,27 @@ def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any
     ValidationError
         The task has no scheme, or an input is refused (the message names it).
     """
-    if task.scheme is None:
-        raise ValidationError(
-            {"scheme": f"task “{task.name}” has no ranking scheme yet: set one first"}
-        )
-    spec = {"scheme": task.scheme, **_inputs(inputs)}
+    spec = task_plan_spec(task=task, inputs=inputs)
     try:
         return run_plan(spec, limits=plan_limits())
     except ValueError as exc:
-        field, _, message = str(exc).partition(": ")
-        raise ValidationError(
-            {field if message else "spec": message or field}
-        ) from None
+        raise planner_error(exc) from None
 
 
 @transaction.atomic
 def attach_plan(*, task: Task, inputs: Mapping[str, Any], actor) -> Task:
     """Compute the plan of ``inputs`` and attach it to ``task`` (a draft's)."""
     require_edit(actor, task.challenge)
-    task.test_set_plan = compute_task_plan(task=task, inputs=inputs)
+    plan = compute_task_plan(task=task, inputs=inputs)
+    return attach_computed_plan(task=task, plan=plan, actor=actor)
+
+
+@transaction.atomic
+def attach_computed_plan(*, task: Task, plan: dict[str, Any], actor) -> Task:
+    """Attach a plan the registry computed itself (a background plan run's
+    output; never a plan sent by a client)."""
+    require_edit(actor, task.challenge)
+    task.test_set_plan = plan
     task.version = F("version") + 1  # lost-update protection (registry/versions.py)
     task.save(update_fields=["test_set_plan", "version"])
     task.refresh_from_db(fields=["version"])
