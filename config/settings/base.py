@@ -265,6 +265,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Proposals, reviews, registrations and pre-registered analyses.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A background run's status (plan runs), apart from a proposal's status.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "registry.enums.ChallengeStatus",
+        "RunStatusEnum": "analysis.models.AnalysisStatus",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.document_error_responses",

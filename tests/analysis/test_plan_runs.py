@@ -73,3 +73,74 @@ def test_a_run_is_refused_before_queueing_when_inputs_are_bad(task, organizer):
     with pytest.raises(PermissionDenied):
         start_plan_run(task=task, inputs=BIG, attach=True, actor=UserFactory())
     assert not PlanRun.objects.exists()
+
+
+def test_api_queues_a_plan_run_and_serves_it_when_done(
+    organizer_api, task, django_capture_on_commit_callbacks
+):
+    import jsonschema
+
+    from tests.registry.test_plan_api import _openapi_to_json_schema
+
+    with django_capture_on_commit_callbacks(execute=True):
+        started = organizer_api.post(
+            f"/api/v1/tasks/{task.pk}/plan-runs/", BIG, format="json"
+        )
+    assert started.status_code == 202
+    done = organizer_api.get(f"/api/v1/plan-runs/{started.json()['id']}/")
+    assert done.status_code == 200
+    assert done.json()["status"] == "done"
+    assert json.dumps(done.json()["output"], sort_keys=True) == json.dumps(
+        _one_go(task), sort_keys=True
+    )
+    document = organizer_api.get("/api/schema/", {"format": "json"}).json()
+    schemas = _openapi_to_json_schema(document["components"]["schemas"])
+    schema = {
+        "$ref": "#/components/schemas/PlanRun",
+        "components": {"schemas": schemas},
+    }
+    jsonschema.validate(started.json(), schema)
+    jsonschema.validate(done.json(), schema)
+
+
+def test_others_do_not_see_a_plan_run(api, task, organizer):
+    run = start_plan_run(task=task, inputs=BIG, attach=False, actor=organizer)
+    api.force_authenticate(UserFactory())
+    assert api.get(f"/api/v1/plan-runs/{run.pk}/").status_code == 404
+
+
+def test_page_starts_a_background_plan_and_shows_its_progress_then_the_plan(
+    client, task, organizer, django_capture_on_commit_callbacks
+):
+    from django.urls import reverse
+
+    client.force_login(organizer)
+    form = {
+        "means": "A: 0.8, B: 0.78, C: 0.7",
+        "algorithms": "3",
+        "best": "0.8",
+        "gap": "0.02",
+        "sd": "0.1",
+        "correlation": "0.5",
+        "missing_rate": "0",
+        "n_grid": "10, 50, 100",
+        "simulations": "250",
+        "seed": "4",
+        "target_p_winner": "0.9",
+        "attach": "",
+    }
+    url = reverse("analysis:start-plan", args=[task.challenge.pk, task.pk])
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(url, form)
+    run = PlanRun.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("analysis:plan-run", args=[run.pk])
+    queued = client.get(response["Location"]).text
+    assert 'id="progress-bar"' in queued
+    assert 'id="plan-run-waiting"' in queued
+    execute_plan_run(run.pk)
+    body = client.get(reverse("analysis:plan-run-body", args=[run.pk])).text
+    assert 'data-test-set-plan="Brain"' in body
+    assert 'id="plan-run-attached"' in body
+    task.refresh_from_db()
+    assert task.test_set_plan == _one_go(task)

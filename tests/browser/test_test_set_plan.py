@@ -60,6 +60,13 @@ def test_plan_is_attached_seen_by_a_reviewer_and_registered(page):
     task.refresh_from_db()
     assert [r["n"] for r in task.test_set_plan["n"]] == [10, 30, 100, 200]
 
+    # the same plan in the background: a progress page, then the same plan
+    page.click("#plan-background")
+    page.wait_for_url("**/plan-runs/*/")
+    page.wait_for_selector("#analysis-body [data-test-set-plan='Brain']")
+    assert page.locator("#progress-label").inner_text() == "100 %"
+    _shot(page, "plan-run-1366")
+
     # submitted and under review: the reviewer sees it beside parameter 38
     services.submit_challenge(challenge=challenge, actor=olga)
     review_services.assign_reviewer(

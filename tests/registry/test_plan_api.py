@@ -14,8 +14,11 @@ def _openapi_to_json_schema(node):
     """OpenAPI 3.0's ``nullable`` as JSON Schema's ``type: [..., "null"]``."""
     if isinstance(node, dict):
         out = {k: _openapi_to_json_schema(v) for k, v in node.items()}
-        if out.pop("nullable", False) and "type" in out:
-            out["type"] = [out["type"], "null"]
+        if out.pop("nullable", False):
+            if "type" in out:
+                out["type"] = [out["type"], "null"]
+            else:  # a nullable reference: {"allOf": [{"$ref": ...}]}
+                out = {"anyOf": [out, {"type": "null"}]}
         return out
     if isinstance(node, list):
         return [_openapi_to_json_schema(v) for v in node]
