@@ -17,8 +17,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from registry.access import conflict, get_task
-from registry.api_plans import PlanRequestSerializer, TestSetPlanSerializer
 from registry.permissions import can_view_challenge
+from registry.plan_serializers import (
+    PlanRequestSerializer,
+    TestSetPlanSerializer,
+    plan_request,
+)
 
 from .models import AnalysisStatus, PlanRun
 from .plan_runs import start_plan_run
@@ -56,18 +60,13 @@ class PlanRunCreate(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         task = get_task(request, pk)
-        data = PlanRequestSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        inputs, attach = plan_request(request)
         if task.scheme is None:
             return conflict(
                 f"Task “{task.name}” has no ranking scheme yet: set one first."
             )
-        inputs = {k: v for k, v in data.validated_data.items() if k != "attach"}
         run = start_plan_run(
-            task=task,
-            inputs=inputs,
-            attach=data.validated_data["attach"],
-            actor=request.user,
+            task=task, inputs=inputs, attach=attach, actor=request.user
         )
         return Response(plan_run_data(run), status=status.HTTP_202_ACCEPTED)
 
