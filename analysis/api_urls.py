@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import api
+from . import api, api_plans
 
 analysis = [
     path("", api.AnalysisDetail.as_view(), name="analysis"),
@@ -18,4 +18,10 @@ urlpatterns = [
     ),
     path("results/<int:pk>/analyses/", api.AnalysisCreate.as_view(), name="analyses"),
     path("analyses/<int:pk>/", include(analysis)),
+    path(
+        "tasks/<int:pk>/plan-runs/",
+        api_plans.PlanRunCreate.as_view(),
+        name="plan-runs",
+    ),
+    path("plan-runs/<int:pk>/", api_plans.PlanRunDetail.as_view(), name="plan-run"),
 ]

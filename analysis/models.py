@@ -202,3 +202,28 @@ class AnalysisChunk(models.Model):
             f"Run {self.run_id} {self.key}/{self.task} "
             f"blocks {self.first_block}-{self.stop_block}"
         )
+
+
+class PlanRun(JobRun):
+    """A test-set plan computed in the background (issue 29): large plans,
+    resumable. ``blocks`` keeps each finished simulation block's outcomes
+    (``ranking.planner.BlockStats`` as JSON, keyed "n:block") so a worker that
+    dies resumes with the blocks still missing; the output equals a plan
+    computed in one go."""
+
+    task = models.ForeignKey(
+        "registry.Task", on_delete=models.CASCADE, related_name="plan_runs"
+    )
+    inputs = models.JSONField(help_text="The planner's inputs (model, n, …).")
+    attach = models.BooleanField(
+        default=False, help_text="Attach the plan to the task when it is done."
+    )
+    blocks = models.JSONField(default=dict, blank=True)
+
+    job_noun = "test-set plan"
+
+    class Meta(JobRun.Meta):
+        pass
+
+    def __str__(self) -> str:
+        return f"Test-set plan run {self.pk} of {self.task}"

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .views import plan_runs
 
 app_name = "analysis"
 
@@ -9,6 +10,13 @@ upload = f"{registration}upload/<str:token>/"
 run = "analyses/<int:pk>/"
 
 urlpatterns = [
+    path(
+        "proposals/<int:pk>/tasks/<int:task_pk>/plan/background/",
+        plan_runs.start_plan,
+        name="start-plan",
+    ),
+    path("plan-runs/<int:pk>/", plan_runs.plan_run_page, name="plan-run"),
+    path("plan-runs/<int:pk>/body/", plan_runs.plan_run_body, name="plan-run-body"),
     path(registration, views.results_page, name="results"),
     path(f"{registration}upload/", views.upload_results, name="upload"),
     path(upload, views.preview_upload, name="preview"),

@@ -4,7 +4,8 @@ The public API follows the contract in ``shared/reference/ranking-scheme.md``:
 read and validate a results table, parse a ranking scheme, run the analysis.
 A large analysis can compute its bootstrap replicate blocks elsewhere
 (:func:`prepare_analysis`, :func:`bootstrap_block_ranks`) and hand them to
-``run_analysis(..., bootstrap_ranks=...)``.
+``run_analysis(..., bootstrap_ranks=...)``. :func:`run_plan` plans a test
+set: how stable the ranking is for each number of cases (issue 29).
 The building blocks (ranking methods, Wilcoxon tests, bootstrap, Kendall's τ)
 are exposed for the registry's previews and for tests.
 """
@@ -34,6 +35,7 @@ from .plan import (
     bootstrap_block_ranks,
     prepare_analysis,
 )
+from .planner import PlanSpecError, prepare_plan, run_plan
 from .results import (
     BootstrapResult,
     RankingComparison,
@@ -57,6 +59,7 @@ __all__ = [
     "MissingResultsError",
     "NonFiniteResultError",
     "PairedDifferences",
+    "PlanSpecError",
     "PreparedAnalysis",
     "RankingComparison",
     "RankingResult",
@@ -77,10 +80,12 @@ __all__ = [
     "pairwise_wilcoxon",
     "parse_scheme",
     "prepare_analysis",
+    "prepare_plan",
     "rank_then_aggregate",
     "read_results",
     "read_table",
     "run_analysis",
+    "run_plan",
     "scheme_to_dict",
     "significance_map",
     "significance_ranking",

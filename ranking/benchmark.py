@@ -12,6 +12,11 @@ One run prints, on the same machine and the same data:
 (c) the small job, 5 algorithms x 50 cases, aggregate_then_rank, 1000
     bootstrap samples, as a whole process ``python -m ranking`` (target
     <= 0.3 s CPU);
+(d) the test-set planner (issue 29): 10 values of n from 10 to 500, 10
+    algorithms, 1000 simulated challenges per n, test_then_rank (one-sided
+    Wilcoxon) with its id_wilcoxon_one_sided rank intervals (target <= 30 s on
+    2 cores, judged as <= 30 s CPU, which bounds the wall time of an idle
+    machine);
 (e) (b)'s table through the whole command with its defaults (target <= 10 s
     CPU and <= 400 MiB peak RSS).
 
@@ -59,8 +64,9 @@ SEED = 1
 BASELINE_COMMIT = "c19c4ad9bc9e23952b4f5ee058743f35117489a3"  # engine 1.1.0
 # Targets are judged on CPU time (user + system), which a busy machine
 # inflates far less than wall time (issue 31).
-TARGETS = {"a": 1.0, "a_command": 2.0, "b": 3.0, "c": 0.3, "e": 10.0}
+TARGETS = {"a": 1.0, "a_command": 2.0, "b": 3.0, "c": 0.3, "d": 30.0, "e": 10.0}
 TARGET_E_MIB = 400
+PLAN_N = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500]
 MSD_SCHEME = {
     "metric": "DSC",
     "higher_is_better": True,
@@ -424,12 +430,40 @@ def scenario_e(work: Path) -> list[str]:
     ]
 
 
+def scenario_d() -> list[str]:
+    from .planner import run_plan
+
+    spec = {
+        "scheme": {**MSD_SCHEME, "uncertainty": {"rank_ci": ["id_wilcoxon_one_sided"]}},
+        "model": {
+            "kind": "parametric",
+            "algorithms": 10,
+            "gap": 0.02,
+            "best": 0.9,
+            "sd": 0.1,
+            "correlation": 0.5,
+        },
+        "n": PLAN_N,
+        "simulations": 1000,
+        "seed": SEED,
+    }
+    plan, seconds, cpu = _timed(lambda: run_plan(spec))
+    return [
+        f"(d) test-set planner: {len(PLAN_N)} values of n ({PLAN_N[0]}-{PLAN_N[-1]}), "
+        "10 algorithms, 1000 simulations per n, test_then_rank + "
+        f"id_wilcoxon_one_sided intervals ({plan['n'][0]['interval_simulations']} "
+        "simulations per n)",
+        f"    engine: {seconds:.2f} s wall ({cpu:.2f} s CPU); "
+        f"{_verdict(cpu, TARGETS['d'])}; recommended n = {plan['recommended_n']}",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ranking.benchmark")
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--naive-samples", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--only", choices=["a", "b", "c", "e"], default=None)
+    parser.add_argument("--only", choices=["a", "b", "c", "d", "e"], default=None)
     args = parser.parse_args(argv)
     print(
         f"python {sys.version.split()[0]}, numpy {np.__version__}, "
@@ -447,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
             "c": lambda: scenario_c(baseline, work, args.repeats),
             "a": lambda: scenario_a(args.bootstrap, args.naive_samples, baseline, work),
             "b": lambda: scenario_b(args.bootstrap, args.naive_samples, baseline),
+            "d": scenario_d,
             "e": lambda: scenario_e(work),
         }
         for name, run in runs.items():

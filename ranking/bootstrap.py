@@ -28,6 +28,7 @@ __all__ = [
     "block_rng",
     "bootstrap_counts",
     "bootstrap_indices",
+    "case_counts",
     "compare_rankings",
     "kendall_tau_b",
     "leave_one_out_counts",
@@ -35,6 +36,7 @@ __all__ = [
     "spearman_distance",
     "spearman_footrule",
     "summarise_resamples",
+    "winner_again",
 ]
 
 _CHUNK_ELEMENTS = 2_000_000
@@ -62,7 +64,8 @@ def bootstrap_indices(
         yield rng.integers(0, n_cases, size=(size, n_cases))
 
 
-def _counts(idx: np.ndarray, n_cases: int) -> np.ndarray:
+def case_counts(idx: np.ndarray, n_cases: int) -> np.ndarray:
+    """Counts (samples x n_cases) of case indices drawn (samples x draws)."""
     size = idx.shape[0]
     offsets = (np.arange(size) * n_cases)[:, None]
     flat = np.bincount((idx + offsets).ravel(), minlength=size * n_cases)
@@ -78,7 +81,7 @@ def bootstrap_counts(
     :func:`bootstrap_indices`); a case drawn twice counts twice.
     """
     for idx in bootstrap_indices(n_cases, n_samples, rng=rng):
-        yield _counts(idx, n_cases)
+        yield case_counts(idx, n_cases)
 
 
 def block_rng(seed: int, task: str, block: int) -> np.random.Generator:
@@ -108,7 +111,7 @@ def block_counts(
         raise ValueError(f"block {block} is beyond {n_samples} samples")
     rng = block_rng(seed, task, block)
     for idx in bootstrap_indices(n_cases, size, rng=rng):
-        yield _counts(idx, n_cases)
+        yield case_counts(idx, n_cases)
 
 
 def n_blocks(n_samples: int) -> int:
@@ -189,6 +192,16 @@ def compare_rankings(a: np.ndarray, b: np.ndarray) -> RankingComparison:
     )
 
 
+def winner_again(full: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Per resample: is an algorithm ranked first on ``full`` ranked first
+    again (a shared first place counts)? Shape (B,) of bool."""
+    full = np.asarray(full, dtype=np.float64)
+    ranks = np.asarray(ranks, dtype=np.float64)
+    winners = full == full.min()
+    best = ranks.min(axis=1, keepdims=True) if ranks.size else ranks
+    return (ranks[:, winners] == best).any(axis=1)
+
+
 def summarise_resamples(full: np.ndarray, ranks: np.ndarray) -> BootstrapResult:
     """Median and 2.5/97.5 percentiles of each algorithm's resampled ranks,
     τ-b of every resample to the full ranking and the winner's stability.
@@ -198,9 +211,7 @@ def summarise_resamples(full: np.ndarray, ranks: np.ndarray) -> BootstrapResult:
     """
     full = np.asarray(full, dtype=np.float64)
     ranks = np.asarray(ranks, dtype=np.float64)
-    winners = full == full.min()
-    best = ranks.min(axis=1, keepdims=True) if ranks.size else ranks
-    again = (ranks[:, winners] == best).any(axis=1)
+    again = winner_again(full, ranks)
     return BootstrapResult(
         ranks=ranks,
         kendall_tau=kendall_tau_b(full, ranks),

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import api, api_exports
+from . import api, api_exports, api_plans
 from . import api_registrations as reg
 from .page_cache import cache_public_get
 
@@ -28,6 +28,7 @@ challenge = [
 task = [
     path("", api.TaskDetail.as_view(), name="task"),
     path("answers/<int:number>/", api.TaskAnswer.as_view(), name="task-answer"),
+    path("plan/", api_plans.TaskPlan.as_view(), name="task-plan"),
 ]
 registration = [
     path("", cache_public_get(reg.RegistrationDetail.as_view()), name="registration"),

@@ -11,7 +11,10 @@ re-serialized differently. The form::
     {"schema": "challenge-registry/proposal", "schema_version": 1,
      "call": slug, "name": str, "status": str, "planning": {...},
      "answers": [{"number", "name", "value"} | {"number", "name", "not_applicable"}],
-     "tasks": [{"name", "answers": [...], "scheme"?: {...}}]}
+     "tasks": [{"name", "answers": [...], "scheme"?: {...}, "plan"?: {...}}]}
+
+A task's ``plan`` is its attached test-set plan (``ranking.planner``), absent
+when none is attached, so documents without plans keep their form and hash.
 
 `diff_designs(before, after)` is the one structured differ: answers (word by
 word for prose, field by field for structured values), tasks added and removed,
@@ -98,6 +101,7 @@ class TaskDesign:
     name: str
     answers: tuple[DesignAnswer, ...] = ()
     scheme: dict[str, Any] | None = None
+    plan: dict[str, Any] | None = None
 
     def answer(self, number: int) -> DesignAnswer | None:
         return _answers_by_number(self.answers).get(number)
@@ -114,6 +118,8 @@ class TaskDesign:
         }
         if self.scheme is not None:
             data["scheme"] = self.scheme
+        if self.plan is not None:
+            data["plan"] = self.plan
         return data
 
     @classmethod
@@ -122,6 +128,7 @@ class TaskDesign:
             name=data["name"],
             answers=tuple(DesignAnswer.from_dict(a) for a in data.get("answers", [])),
             scheme=data.get("scheme"),
+            plan=data.get("plan"),
         )
 
 
@@ -236,7 +243,12 @@ def design_of(challenge: Challenge) -> Design:
         planning=dict(challenge.planning or {}),
         answers=tuple(by_task.get(None, [])),
         tasks=tuple(
-            TaskDesign(task.name, tuple(by_task.get(task.pk, [])), task.scheme)
+            TaskDesign(
+                task.name,
+                tuple(by_task.get(task.pk, [])),
+                task.scheme,
+                task.test_set_plan,
+            )
             for task in tasks
         ),
     )

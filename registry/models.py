@@ -174,6 +174,12 @@ class Task(DesignRecord):
         blank=True,
         help_text="Executable ranking scheme (shared/reference/ranking-scheme.md).",
     )
+    test_set_plan = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The attached test-set plan (python -m ranking plan output; "
+        "docs/ranking-engine.md), frozen with the design.",
+    )
     version = models.PositiveIntegerField(
         default=1, help_text="Counts saves of the name and scheme (lost updates)."
     )

@@ -13,6 +13,7 @@ from .models import Challenge
 from .parameters import Parameter, Role
 from .sections import sections_at
 from .selectors import answers_of
+from .test_set_plans import PlanView, task_plan_view
 
 Answers = dict[tuple[int | None, int], StoredAnswer]
 
@@ -31,6 +32,7 @@ class Part:
 
     task: object | None
     sections: list[tuple[object, str, list[Row], object]]
+    plan: PlanView | None = None  # the attached test-set plan, beside parameter 38
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class FrozenTask:
     pk: int
     name: str
     scheme: dict[str, Any] | None
+    test_set_plan: dict[str, Any] | None = None
 
 
 def proposal_parts(challenge: Challenge, completeness: Completeness) -> list[Part]:
@@ -53,7 +56,7 @@ def frozen_parts(challenge: Challenge, design: Design) -> list[Part]:
     rows. Tasks keep their live ids (anchors, links) where they still exist."""
     live = {t.name: t.pk for t in challenge.tasks.all()}
     tasks = [
-        FrozenTask(live.get(t.name, -i), t.name, t.scheme)
+        FrozenTask(live.get(t.name, -i), t.name, t.scheme, t.plan)
         for i, t in enumerate(design.tasks, start=1)
     ]
     answers: Answers = {(None, Role.CHALLENGE_NAME.number): StoredAnswer(design.name)}
@@ -92,5 +95,7 @@ def _parts(challenge, answers: Answers, tasks, completeness) -> list[Part]:
             url = section_url(challenge, section, task_id)
             tally = completeness.section(section.group, task_id)
             sections.append((section, url, rows, tally))
-        parts.append(Part(task, sections))
+        chosen = answers.get((task_id, Role.TEST_CASES.number))
+        plan = task_plan_view(task, chosen.value if chosen else None) if task else None
+        parts.append(Part(task, sections, plan))
     return parts

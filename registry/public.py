@@ -19,11 +19,12 @@ from ranking import describe_scheme
 from .design import Change, Design, DesignAnswer, diff_designs
 from .exports import build_design_data_from_document, render_design_pdf
 from .models import RegistrationListing, RegistrationVersion
-from .parameters import Parameter
+from .parameters import Parameter, Role
 from .schemes import PROSE_FROM_SCHEME
 from .search import ListingFilters, search_listings
 from .sections import sections_at
 from .services import NAME_PARAMETER
+from .test_set_plans import PlanView, task_plan_view
 
 
 def document_of(version: RegistrationVersion) -> dict[str, Any]:
@@ -118,6 +119,7 @@ class DocPart:
     scheme_changed: bool = False
     scheme_sentences: dict[str, str] = field(default_factory=dict)
     anchor: str = ""  # prefixes the ids of a task's rows: "t2" (its position)
+    plan: PlanView | None = None  # the frozen test-set plan, beside parameter 38
 
 
 def _rows(section, answers: dict[int, DesignAnswer], scope, changed) -> list[DocRow]:
@@ -174,6 +176,7 @@ def design_parts(design: Design, *, changes: Sequence[Change] = ()) -> list[DocP
                 scheme=flatten(task.scheme) if task.scheme else None,
                 scheme_changed=(task.name, None) in changed,
                 anchor=f"t{position}",
+                plan=task_plan_view(task, task.value_of(Role.TEST_CASES)),
             )
         )
     return parts

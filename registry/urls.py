@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views, views_exports
-from .views import amendments, registrations, schemes
+from .views import amendments, plans, registrations, schemes
 
 app_name = "registry"
 
@@ -28,6 +28,7 @@ urlpatterns = [
     path(f"{proposal}edit/<slug:section>/", views.edit_section, name="edit-section"),
     path(f"{task}edit/<slug:section>/", views.edit_section, name="edit-task-section"),
     path(f"{task}scheme/", schemes.task_scheme, name="task-scheme"),
+    path(f"{task}plan/", plans.task_plan, name="task-plan"),
     path(f"{proposal}register/", registrations.register, name="register"),
     path("registry/", registrations.public_list, name="public-list"),
     path(

@@ -21,6 +21,11 @@ text):
   then derived from it); without one the check is an error that also says what
   the rank computation prose lacks: how to aggregate (AGGREGATION_WORDS), in
   which order or by which method (ORDER_WORDS), how ties are ranked (TIE_WORDS);
+* test-set plan (issue 29): when a task has an attached plan and parameter 38
+  gives its number of test cases, the plan's P(winner correct) at that number
+  (interpolated between the planned n) below 0.8 is a warning — under the
+  organizer's own expectations the challenge would often crown the wrong
+  winner; a plan computed for another scheme than the task's is a warning too;
 * combining several metrics (rank computation or the details of the metrics):
   one of COMBINE_WORDS, e.g. "mean rank", "combined", "weighted", "per metric",
   "across metrics".
@@ -34,6 +39,7 @@ from typing import Any, Literal
 
 from registry.design import Design, DesignAnswer
 from registry.parameters import BY_NUMBER, Role
+from registry.test_set_plans import WEAK_PLAN_P_WINNER, chosen_test_cases, p_winner_at
 
 Severity = Literal["error", "warning", "info"]
 
@@ -252,8 +258,53 @@ def _no_scheme_message(ranking: str) -> str:
     return f"{message}."
 
 
+def _plan_check(
+    task: str, answers: Answers, plan: dict[str, Any], scheme: dict[str, Any] | None
+) -> list[Check]:
+    if plan.get("scheme") != scheme:
+        # Numbers of another scheme would mislead more than no plan at all.
+        return [
+            Check(
+                "test_set_plan_outdated",
+                "warning",
+                "The attached test-set plan was computed for another ranking "
+                "scheme than the task's current one: plan the test set again.",
+                "004 §4.1 (the scheme decides the ranking)",
+                TEST_CASES,
+                task,
+            )
+        ]
+    chosen = chosen_test_cases(_value(answers, TEST_CASES))
+    if chosen is None:
+        return []
+    reading = p_winner_at(plan, chosen)
+    if reading.p_winner >= WEAK_PLAN_P_WINNER:
+        return []
+    message = (
+        f"With {chosen} test cases the attached test-set plan gives the truly best "
+        f"algorithm only about {100 * reading.p_winner:.0f} % chance to rank first "
+        f"(below {100 * WEAK_PLAN_P_WINNER:.0f} %), under the organizers' own "
+        "expected performances; more test cases make the winner more certain"
+    )
+    if plan.get("recommended_n") is not None:
+        message += f" (the plan recommends at least {plan['recommended_n']})"
+    return [
+        Check(
+            "test_set_plan_weak",
+            "warning",
+            message + ".",
+            "004 §6 (sample size); 002 (rankings change with the test cases)",
+            TEST_CASES,
+            task,
+        )
+    ]
+
+
 def _task_checks(
-    task: str, answers: Answers, scheme: dict[str, Any] | None
+    task: str,
+    answers: Answers,
+    scheme: dict[str, Any] | None,
+    plan: dict[str, Any] | None = None,
 ) -> list[Check]:
     checks: list[Check] = []
     ranking = _text(answers, RANKING)
@@ -307,6 +358,8 @@ def _task_checks(
             "002 Fig. 4 (robustness to the test data)",
             TEST_CASES,
         )
+    if plan is not None:
+        checks += _plan_check(task, answers, plan, scheme)
     if scheme is None:
         add(
             "ranking_scheme_not_executable",
@@ -363,5 +416,5 @@ def checks_for(design: Design) -> list[Check]:
     checks = _challenge_checks({a.number: a for a in design.answers})
     for task in design.tasks:
         answers = {a.number: a for a in task.answers}
-        checks += _task_checks(task.name, answers, task.scheme)
+        checks += _task_checks(task.name, answers, task.scheme, task.plan)
     return checks

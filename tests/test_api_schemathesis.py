@@ -36,6 +36,8 @@ SEMANTIC_INPUT = {
     # a finished analysis of this registration, an embargo after today
     "POST /api/v1/registrations/{identifier}/publications/",
     "GET /api/v1/statistics/follow-up/",  # `call` must name a call
+    "POST /api/v1/tasks/{id}/plan/",  # the planner's bounds (n ≥ 2, each once…)
+    "POST /api/v1/tasks/{id}/plan-runs/",  # the same inputs, in the background
 }
 EXCLUDED = {label: [positive_data_acceptance] for label in SEMANTIC_INPUT}
 

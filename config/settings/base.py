@@ -232,6 +232,15 @@ MAX_JSON_BYTES = env_int("MAX_JSON_BYTES", 5 * 1024 * 1024)
 # (replicates x cases x algorithms, summed over tasks and ranking keys).
 MAX_BOOTSTRAP_REPLICATES = env_int("MAX_BOOTSTRAP_REPLICATES", 100_000)
 MAX_RUN_BOOTSTRAP_WORK = env_int("MAX_RUN_BOOTSTRAP_WORK", 5_000_000_000)
+# Test-set plans (issue 29; ranking/planner.py): values of n, largest n,
+# simulations per n, algorithms, work (Σn x simulations x algorithms) per plan,
+# and the simulations per n that also get rank intervals (the slowest part).
+PLAN_MAX_N_VALUES = env_int("PLAN_MAX_N_VALUES", 20)
+PLAN_MAX_N = env_int("PLAN_MAX_N", 5_000)
+PLAN_MAX_SIMULATIONS = env_int("PLAN_MAX_SIMULATIONS", 2_000)
+PLAN_MAX_ALGORITHMS = env_int("PLAN_MAX_ALGORITHMS", 50)
+PLAN_MAX_WORK = env_int("PLAN_MAX_WORK", 50_000_000)
+PLAN_INTERVAL_SIMULATIONS = env_int("PLAN_INTERVAL_SIMULATIONS", 100)
 # Staged previews of results uploads, per user (older ones are purged first);
 # a preview's bytes are its normalised CSV and its `.lines` file: the disk used.
 MAX_STAGED_UPLOADS_PER_USER = env_int("MAX_STAGED_UPLOADS_PER_USER", 5)
@@ -279,6 +288,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Proposals, reviews, registrations and pre-registered analyses.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A background run's status (plan runs), apart from a proposal's status.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "registry.enums.ChallengeStatus",
+        "RunStatusEnum": "analysis.models.AnalysisStatus",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.document_error_responses",

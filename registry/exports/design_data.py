@@ -15,8 +15,9 @@ from ..completeness import Completeness, Entry, StoredAnswer, compute_completene
 from ..design import Change, Design, design_of
 from ..models import Challenge, Registration
 from ..outcome import unanswered_text
-from ..parameters import GROUPS, get_parameter
+from ..parameters import GROUPS, Role, get_parameter
 from ..planning import PLANNING_QUESTIONS
+from ..test_set_plans import PlanView, task_plan_view
 from .design_document import (
     CompletenessRow,
     DesignAnswer,
@@ -161,6 +162,7 @@ def build_design_data(
         **_status(challenge),
         **_completeness_and_planning(completeness, planning),
         sections=_sections(completeness, answers),
+        plans=_plans(design),
     )
 
 
@@ -213,6 +215,11 @@ def _schemes(design: Design) -> tuple[tuple[str, str], ...]:
         for task in design.tasks
         if task.scheme
     )
+
+
+def _plans(design: Design) -> tuple[PlanView, ...]:
+    views = (task_plan_view(t, t.value_of(Role.TEST_CASES)) for t in design.tasks)
+    return tuple(v for v in views if v is not None)
 
 
 def build_design_data_from_document(
@@ -284,4 +291,5 @@ def build_design_data_from_document(
             for c in changes
         ),
         schemes=_schemes(design),
+        plans=_plans(design),
     )

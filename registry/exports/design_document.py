@@ -10,6 +10,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
+from ..test_set_plans import PlanView
+
 # "unanswered": left empty in a registered version (text says why, as the page)
 AnswerState = Literal["answered", "not_applicable", "missing", "unanswered"]
 
@@ -74,3 +76,5 @@ class DesignDocument:
     changes: tuple[str, ...] = ()
     # The frozen ranking scheme of each task as JSON (appendix): (task, JSON).
     schemes: tuple[tuple[str, str], ...] = ()
+    # The attached test-set plan of each task that has one (appendix).
+    plans: tuple[PlanView, ...] = ()

@@ -306,6 +306,58 @@ class _Writer:
             )
         return flowables
 
+    def plans(self, data: DesignDocument) -> list:
+        """Appendix: each task's attached test-set plan (docs/test-set-planning.md)."""
+        if not data.plans:
+            return []
+        s = self.styles
+        flowables: list = [PageBreak(), self.para("Appendix: test-set plans", s.h1)]
+        for plan in data.plans:
+            flowables.append(self.para(f"Task {plan.task}", s.h2))
+            flowables += [self.para(line, s.body) for line in plan.summary]
+            flowables += [Spacer(1, 6), self._plan_table(plan), Spacer(1, 4)]
+            flowables.append(self.para(plan.footnote, s.muted))
+        return flowables
+
+    def _plan_table(self, plan) -> Table:
+        s = self.styles
+        header = ["n", "P(best first)", "± SE", "Kendall's τ", "P(adjacent swap)"]
+        if plan.interval_method:
+            header.append("Interval width")
+        body, marked = [], []
+        for i, row in enumerate(plan.rows, start=1):
+            label = str(row.n) + (" (chosen)" if row.chosen else "")
+            label += " (recommended)" if row.recommended else ""
+            cells = [
+                label,
+                f"{row.p_winner:.3f}",
+                f"{row.p_winner_se:.3f}",
+                f"{row.kendall_tau:.3f}",
+                f"{row.p_adjacent_swap:.3f}",
+            ]
+            if plan.interval_method:
+                width = row.rank_interval_width
+                cells.append("—" if width is None else f"{width:.2f}")
+            body.append(
+                [self.para(cells[0], s.cell)]
+                + [self.para(c, s.cell_right) for c in cells[1:]]
+            )
+            if row.chosen or row.recommended:
+                marked.append(i)
+        table = Table(
+            [[self.para(h, s.cell_bold) for h in header], *body], repeatRows=1
+        )
+        commands = [
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.75, colors.black),
+            ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.lightgrey),
+        ]
+        commands += [
+            ("BACKGROUND", (0, r), (-1, r), colors.HexColor("#eeeeee")) for r in marked
+        ]
+        table.setStyle(TableStyle(commands))
+        return table
+
 
 def _numbered_canvas(fonts: Fonts, footer: str):
     """A canvas class that writes "footer · Page n of N" once all pages exist."""
@@ -359,6 +411,7 @@ def render_design_pdf(data: DesignDocument, *, font_dir: Path = DEJAVU_DIR) -> b
         *writer.planning(data),
         *writer.sections(data),
         *writer.schemes(data),
+        *writer.plans(data),
     ]
     document.build(story, canvasmaker=_numbered_canvas(fonts, footer))
     return buffer.getvalue()

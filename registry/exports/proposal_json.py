@@ -60,7 +60,9 @@ TOP_KEYS = {
     "tasks",
 }
 INFORMATIONAL_KEYS = frozenset({"status"})
-TASK_KEYS = {"name", "answers", "scheme"}
+# "plan" (an attached test-set plan) is accepted and not imported: a plan is
+# computed by the registry, never taken from a file; the organizer plans again.
+TASK_KEYS = {"name", "answers", "scheme", "plan"}
 ANSWER_KEYS = {"number", "name", "value", "not_applicable"}
 CHALLENGE_NAME_LIMIT = 300  # Challenge.name's column
 TASK_NAME_LIMIT = 200
