@@ -16,7 +16,7 @@ from django.db import transaction
 from django.test import override_settings
 
 from analysis import ingest
-from analysis.models import AnalysisRun
+from analysis.models import AnalysisRun, ResultsVersion
 from analysis.services import start_analysis
 from registry import services
 from registry.enums import ChallengeStatus
@@ -172,17 +172,21 @@ def advance_msd(challenge: Challenge, users: dict) -> Registration | None:
     registration = register_demo(challenge, users, lambda task: MSD_SCHEME)
     if registration is None or registration.results_versions.exists():
         return registration
-    raw = simulated_msd_results()
-    results = ingest.commit_results(
+    results = commit_msd_results(registration, owner)
+    with override_settings(JOBS_SYNCHRONOUS=True):  # finish before the command ends
+        start_analysis(results=results, actor=owner)
+    return registration
+
+
+def commit_msd_results(registration: Registration, owner) -> ResultsVersion:
+    """The simulated MSD results, uploaded to `registration` by `owner`."""
+    return ingest.commit_results(
         registration=registration,
-        table=ingest.checked(raw),
+        table=ingest.checked(simulated_msd_results()),
         original_name="msd-simulated.csv",
         actor=owner,
         teams=dict.fromkeys(ALGORITHMS, "Demo university"),
     )
-    with override_settings(JOBS_SYNCHRONOUS=True):  # finish before the command ends
-        start_analysis(results=results, actor=owner)
-    return registration
 
 
 def latest_run(registration: Registration) -> AnalysisRun | None:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, connections
@@ -101,6 +102,20 @@ def database_url() -> str:
     return f"postgres://postgres@127.0.0.1:{db['PORT']}/{db['NAME']}"
 
 
+def compose_worker_command() -> list[str]:
+    """The worker service's command in compose.yaml, read from the file so
+    the suite cannot drift from what production runs."""
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    return list(compose["services"]["worker"]["command"])
+
+
+def worker_command() -> list[str]:
+    """compose.yaml's worker command, run by this interpreter."""
+    program, *args = compose_worker_command()
+    assert program == "celery", program
+    return [sys.executable, "-m", "celery", *args]
+
+
 class Workers:
     """Celery worker processes on a private queue, against the test database."""
 
@@ -123,24 +138,23 @@ class Workers:
             "JOBS_RETRY_SECONDS": "2",
         }
 
-    def start(self, *, pool: str = "solo") -> subprocess.Popen:
+    def start(self, **env: str) -> subprocess.Popen:
+        """A worker started with compose.yaml's own worker command (prefork
+        pool, its concurrency), on this test's queue; ``env`` adds settings.
+        It leads a process group of its own, as a container does."""
         index = len(self.processes)
         log = self.tmp_path / f"worker-{index}.log"
-        concurrency = ["--concurrency=1"] if pool == "prefork" else []
         with log.open("w") as out:
             process = subprocess.Popen(
                 [
-                    *(sys.executable, "-m", "celery", "-A", "config", "worker"),
-                    f"--pool={pool}",
-                    *concurrency,
-                    "--loglevel=INFO",
-                    *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+                    *worker_command(),
                     *("-Q", self.queue, f"--hostname=faults-{index}@%h"),
                 ],
                 cwd=ROOT,
-                env=self.env(),
+                env={**self.env(), **env},
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         self.processes.append((process, log))
         return process
@@ -260,6 +274,12 @@ def pool_children(pid: int) -> list[int]:
 
 def kill(pid: int) -> None:
     os.kill(pid, signal.SIGKILL)
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    """Kill a worker with its pool processes, as stopping its container does."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
 
 
 def media_files(root: Path) -> set[str]:
