@@ -93,6 +93,16 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+# A PostgreSQL that accepts connections and answers nothing (hung, not stopped)
+# costs a request at most this many seconds to connect (libpq connect_timeout).
+DATABASE_CONNECT_TIMEOUT = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = (
+        DATABASE_CONNECT_TIMEOUT
+    )
+# /ready/ runs its checks at once and fails the ones that have not answered
+# within this many seconds (a hung server), so it answers within about 2 s.
+READY_CHECK_SECONDS = float(os.environ.get("READY_CHECK_SECONDS", "1.5"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A shared cache (Redis) in production so every web process sees the same
@@ -288,6 +298,9 @@ CELERY_VISIBILITY_TIMEOUT = int(
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 # Sending a job fails fast when the broker is down (the run stays queued).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# ... and when it hangs: the web stops waiting for a message after this many
+# seconds and answers "queued"; the watchdog (resume_jobs) sends it later.
+JOBS_PUBLISH_SECONDS = float(os.environ.get("JOBS_PUBLISH_SECONDS", "3"))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for the broker
 # The queue jobs (and the chunks a worker fans out) are sent to.

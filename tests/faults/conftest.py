@@ -6,6 +6,7 @@ Every test here needs the private PostgreSQL cluster and Redis server that
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -82,6 +84,32 @@ class Stack:
 
     def start_redis(self) -> None:
         self.redis.start()
+
+    def postgres_pids(self) -> list[int]:
+        """The postmaster and every process it started."""
+        master = int((self.postgres.data / "postmaster.pid").read_text().split()[0])
+        return [master, *pool_children(master)]
+
+    def redis_pids(self) -> list[int]:
+        info = subprocess.run(
+            ["redis-cli", "-p", str(self.redis.port), "info", "server"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        return [int(info.split("process_id:")[1].split()[0])]
+
+    @contextlib.contextmanager
+    def hung(self, pids: list[int]) -> Iterator[None]:
+        """The processes stopped by SIGSTOP (they take connections and answer
+        nothing, as a hung server does), continued afterwards."""
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
 
     def restart_postgres(self) -> None:
         self.postgres.restart()
