@@ -224,6 +224,9 @@ MAX_RUN_BOOTSTRAP_WORK = env_int("MAX_RUN_BOOTSTRAP_WORK", 5_000_000_000)
 MAX_STAGED_UPLOADS_PER_USER = env_int("MAX_STAGED_UPLOADS_PER_USER", 5)
 MAX_STAGED_BYTES_PER_USER = env_int("MAX_STAGED_BYTES_PER_USER", 100 * 1024 * 1024)
 STAGED_UPLOAD_MAX_AGE_SECONDS = env_int("STAGED_UPLOAD_MAX_AGE_SECONDS", 24 * 3600)
+# A second Commit of one upload (a double click) while the first is still
+# storing it waits up to this many seconds for the stored version to show it.
+UPLOAD_COMMIT_WAIT_SECONDS = env_int("UPLOAD_COMMIT_WAIT_SECONDS", 20)
 
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
