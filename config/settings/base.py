@@ -292,12 +292,12 @@ JOBS_RETRY_SECONDS = int(os.environ.get("JOBS_RETRY_SECONDS", "30"))
 JOBS_MAX_ATTEMPTS = int(os.environ.get("JOBS_MAX_ATTEMPTS", "5"))
 # A run still running this long after it started is failed (issue 12).
 ANALYSIS_WALL_TIME_SECONDS = int(os.environ.get("ANALYSIS_WALL_TIME_SECONDS", "14400"))
-# Unacknowledged jobs go back to the queue after this many seconds: longer than
-# any run may take (the wall time), so a live job is never delivered twice; a
-# lost worker's run is resumed by its heartbeat long before.
-CELERY_VISIBILITY_TIMEOUT = int(
-    os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(ANALYSIS_WALL_TIME_SECONDS + 600))
-)
+# Unacknowledged jobs (their worker killed, or Redis lost while they ran) go
+# back to the queue after this many seconds. A job delivered again while its
+# run is still running or done does nothing (analysis.run_state.claim: the run's
+# heartbeat, not the message, says whether it lives), so this need not exceed
+# the wall time: minutes, not hours.
+CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 # Sending a job fails fast when the broker is down (the run stays queued).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -306,6 +306,10 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 JOBS_PUBLISH_SECONDS = float(os.environ.get("JOBS_PUBLISH_SECONDS", "3"))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for the broker
+# A job that ends while Redis is away must not stop its worker when it is
+# acknowledged (config/redis_transport.py).
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT = "config.redis_transport:Transport"
 # The queue jobs (and the chunks a worker fans out) are sent to.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # An analysis whose bootstrap work (replicates x cases x algorithms, summed over

@@ -50,14 +50,17 @@ def start_slow_run(results, actor) -> AnalysisRun:
 
 
 def wait_finished(run_id: int, *, what: str) -> float:
-    """Seconds until the run is done or failed (at most two minutes)."""
+    """Seconds until the run is done or failed (at most two minutes), printed
+    as a recovery time (`make faults PYTEST_ARGS=-s`; docs/operations.md)."""
     started = time.monotonic()
     wait_for(
         lambda: run_state(run_id).status in ("done", "failed"),
         seconds=TWO_MINUTES,
         what=what,
     )
-    return time.monotonic() - started
+    seconds = time.monotonic() - started
+    print(f"\nrecovery: {what}: {seconds:.1f} s")
+    return seconds
 
 
 def assert_finished_like_uninterrupted(run_id: int, media: Path) -> AnalysisRun:
@@ -191,6 +194,38 @@ def test_redis_down_pages_sign_in_and_api_answer_and_a_started_run_completes(
     wait_finished(run_id, what="the queued run completes once Redis is back")
     assert_finished_like_uninterrupted(run_id, media)
     assert AnalysisRun.objects.count() == 1
+
+
+def first_error(log: str) -> str:
+    """The worker log from its first error on (what stopped it)."""
+    found = [i for i in (log.find("ERROR/"), log.find("CRITICAL/")) if i >= 0]
+    at = min(found, default=0)
+    return log[at : at + 4000]
+
+
+REDIS_OUTAGE = 90  # seconds: longer than any reconnect back-off of kombu's
+
+
+def test_redis_stopped_90_s_mid_run_no_worker_exits_and_the_run_finishes(
+    stack, workers, watchdog, big_results, chair, media
+):
+    master = workers.start()
+    run = start_slow_run(big_results, chair)
+    stack.stop_redis()
+    try:
+        time.sleep(REDIS_OUTAGE)
+    finally:
+        stack.start_redis()
+    seconds = wait_finished(run.pk, what="the run finishes once Redis is back")
+    assert seconds < TWO_MINUTES
+    assert_finished_like_uninterrupted(run.pk, media)
+    assert pool_children(master.pid), first_error(workers.logs())
+    assert master.poll() is None, first_error(workers.logs())
+    # ... and it still takes jobs: a second run finishes too
+    again = start_analysis(results=big_results, actor=chair, scheme=SLOW_SCHEME)
+    wait_finished(again.pk, what="a run started after the outage finishes")
+    assert_finished_like_uninterrupted(again.pk, media)
+    assert master.poll() is None, first_error(workers.logs())
 
 
 def test_redis_down_sign_in_still_works(stack, redis_cache, organizer):

@@ -78,7 +78,8 @@ def test_celery_task_is_redelivered_when_its_worker_is_lost():
     for task in (run_job_task, run_chunk_task):
         assert (task.acks_late, task.reject_on_worker_lost) == (True, True)
     assert app.conf.worker_prefetch_multiplier == 1
-    assert app.conf.broker_transport_options["visibility_timeout"] >= 3600
+    # a lost job comes back within minutes (a live run's copy does nothing)
+    assert 60 <= app.conf.broker_transport_options["visibility_timeout"] <= 600
 
 
 def test_publish_to_a_hung_broker_gives_up_within_its_bound(
