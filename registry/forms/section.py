@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from ..completeness import StoredAnswer
+from ..models import Task
 from ..sections import Section
 from ..services import AnswerInput, answer_as_stored
 from .answers import answer_field, to_raw
@@ -162,7 +163,7 @@ class SectionForm(CrispyFormMixin, forms.Form):
             return None
         return {p.number: versions.get(p.number, 0) for p in self.section.parameters}
 
-    def edited_numbers(self, task) -> set[int] | None:
+    def edited_numbers(self, task: Task | None) -> set[int] | None:
         """The parameters whose answer this editor changed from the one the
         page showed (None: the page sent no values, so any may be)."""
         try:
@@ -173,16 +174,23 @@ class SectionForm(CrispyFormMixin, forms.Form):
             return None
         edited = set()
         for number, item in self.answers.items():
-            shown = loaded.get(str(number))
             try:
                 now = answer_as_stored(number, item, task)
-            except ValidationError:
-                now = item  # differs from anything stored
-            if (None if now is None else [now[0], now[1] or ""]) != shown:
+            except ValidationError:  # cannot be what was stored: an edit
+                edited.add(number)
+                continue
+            if (None if now is None else [now[0], now[1] or ""]) != loaded.get(
+                str(number)
+            ):
                 edited.add(number)
         return edited
 
-    def over(self, answers: dict[int, StoredAnswer], versions: dict[int, int], task):
+    def over(
+        self,
+        answers: dict[int, StoredAnswer],
+        versions: dict[int, int],
+        task: Task | None,
+    ) -> SectionForm:
         """This refused form again over the current ``answers`` and
         ``versions``: the fields this editor changed keep their input, every
         other one shows its current value (someone else's change included), so
