@@ -27,6 +27,8 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
+from config.bounded import call_within
+
 logger = logging.getLogger(__name__)
 
 CELERY_TASK = "analysis.run_job"  # the one Celery task every job goes through
@@ -114,12 +116,17 @@ def _celery_app():
 
 def publish(name: str, *args, countdown: float | None = None) -> bool:
     """Send one job message to the broker now; False when the broker is down
-    (logged; the watchdog sends it again later)."""
-    try:
+    or has not taken it within ``JOBS_PUBLISH_SECONDS`` (hung; logged; the
+    watchdog sends it again later, and a job that arrives twice runs once)."""
+
+    def send() -> None:
         _celery_app().send_task(
             CELERY_TASK, args=(name, *args), countdown=countdown, retry=False
         )
-    except Exception:  # kombu/redis connection errors: the queue is down
+
+    try:
+        call_within(settings.JOBS_PUBLISH_SECONDS, send, name=f"publish:{name}")
+    except Exception:  # kombu/redis connection errors, no answer: the queue is down
         logger.warning("job queue unreachable; %s%r waits for it", name, args)
         return False
     return True

@@ -187,6 +187,11 @@ class AnalysisChunk(models.Model):
     stop_block = models.PositiveIntegerField()
     ranks = models.BinaryField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
+    heartbeat = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Last sign of life of the job computing it (None: not started).",
+    )
 
     class Meta:
         ordering = ["run_id", "group", "key", "task", "first_block"]

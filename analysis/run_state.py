@@ -171,8 +171,9 @@ class Heartbeat:
     """Beats for a claim (a thread outside synchronous tests) and tells the job
     when to stop: run lost, or its wall time spent."""
 
-    def __init__(self, claim: Claim):
+    def __init__(self, claim: Claim, on_beat: Callable[[], Any] | None = None):
         self.claim = claim
+        self.on_beat = on_beat  # also a sign of life of a part (a chunk's row)
         self.lost = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -200,6 +201,8 @@ class Heartbeat:
         """Record a sign of life (and ``fields``, e.g. progress)."""
         if not self.claim.runs().update(heartbeat=timezone.now(), **fields):
             self.lost.set()
+        elif self.on_beat is not None:
+            self.on_beat()
 
     def check(self) -> None:
         """Raise when the job should stop (called between units of work)."""

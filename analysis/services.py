@@ -6,6 +6,7 @@ import json
 import logging
 import random
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 import pandas as pd
@@ -364,10 +365,9 @@ def _start_chunks(
     """Store the chunk rows and run the unfinished ones: on all workers, or
     here one after another (with the `table` already read)."""
     store_chunks(run_id, chunks)
-    pending = [
-        (run_id, c.group, c.key, c.task, c.first_block, c.stop_block)
-        for c in AnalysisChunk.objects.filter(run_id=run_id, finished=None)
-    ]
+    unfinished = AnalysisChunk.objects.filter(run_id=run_id, finished=None)
+    unfinished.update(heartbeat=None)  # sent now: not stalled
+    pending = [_chunk_args(c) for c in unfinished]
     if not pending:
         _chunk_finished(run_id, table)  # a resumed run whose chunks were all done
     elif uses_celery():
@@ -375,6 +375,38 @@ def _start_chunks(
     else:
         for args in pending:
             run_chunk(*args, table=table)
+
+
+def _chunk_args(chunk: AnalysisChunk) -> tuple:
+    """The arguments of `run_chunk` (the job's message) for `chunk`."""
+    return (
+        chunk.run_id,
+        chunk.group,
+        chunk.key,
+        chunk.task,
+        chunk.first_block,
+        chunk.stop_block,
+    )
+
+
+def resend_stalled_chunks(stale_after: timedelta) -> list[int]:
+    """Send again every started chunk of a running run whose job has been
+    silent for `stale_after` (its worker died), now (the watchdog, each pass).
+    The run's other chunks keep its own heartbeat fresh, so without this the
+    lost chunks waited until all the others had finished and the whole run
+    went stale. Returns their ids; a chunk computed twice stores once."""
+    stalled = list(
+        AnalysisChunk.objects.filter(
+            finished=None,
+            heartbeat__lt=timezone.now() - stale_after,
+            run__status=AnalysisStatus.RUNNING,
+            run__merge_started=None,
+        )
+    )
+    AnalysisChunk.objects.filter(pk__in=[c.pk for c in stalled]).update(heartbeat=None)
+    for chunk in stalled:
+        enqueue(run_chunk, *_chunk_args(chunk))
+    return [c.pk for c in stalled]
 
 
 def _chunk_spec(chunk: AnalysisChunk) -> ChunkSpec:
@@ -414,7 +446,11 @@ def run_chunk(
     run = chunk.run
     if chunk.finished is None and run.merge_started is None:
         claim = run_state.current_claim(run)
-        with run_state.Heartbeat(claim) as beat:
+        mine = AnalysisChunk.objects.filter(pk=chunk.pk, finished=None)
+        mine.update(heartbeat=timezone.now())
+        with run_state.Heartbeat(
+            claim, on_beat=lambda: mine.update(heartbeat=timezone.now())
+        ) as beat:
             try:
                 beat.check()
                 ranks = chunk_ranks(

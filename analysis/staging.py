@@ -17,7 +17,8 @@ Commit and cancel delete the file.
 
 The token is one-time: a commit first *claims* it by renaming the file
 (atomic), so a double click cannot commit one upload twice; the second request
-finds the claim gone and the version stored under the token.
+finds the claim gone and the version stored under the token (waiting for it
+while the first request still holds the claim).
 """
 
 from __future__ import annotations
@@ -195,6 +196,14 @@ def claim_upload(*, session, user, registration, token: str) -> StagedUpload | N
     except FileNotFoundError:
         return None
     return StagedUpload(staged.token, staged.name, staged.teams, claimed)
+
+
+def is_claimed(*, user, registration, token: str) -> bool:
+    """Whether a commit holds the upload staged under `token` right now."""
+    if not TOKEN.match(token):
+        return False
+    path = _path(registration.pk, user.pk, token)
+    return path.with_name(path.name + CLAIMED).exists()
 
 
 def release_upload(upload: StagedUpload) -> None:

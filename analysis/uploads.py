@@ -10,9 +10,11 @@ request. The views keep only HTTP: forms, messages, redirects, status codes.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 
 from registry.models import Registration
@@ -146,10 +148,9 @@ def commit_staged(
         session=session, user=user, registration=registration, token=token
     )
     if staged is None:
-        stored = registration.results_versions.filter(idempotency_key=key).first()
-        if stored is not None:
-            stored.replayed = True
-        return stored
+        return _stored_by_earlier_commit(
+            user=user, registration=registration, token=token, key=key
+        )
     try:
         table = _staged_table(staged)
         if not accept_problems:
@@ -172,6 +173,30 @@ def commit_staged(
         session=session, user=user, registration=registration, token=token
     )
     return results
+
+
+COMMIT_POLL_SECONDS = 0.2  # how often a second Commit looks for the first's version
+
+
+def _stored_by_earlier_commit(
+    *, user, registration: Registration, token: str, key: str
+) -> ResultsVersion | None:
+    """The version an earlier commit of `token` stored (``replayed`` True). A
+    double click's second request comes while the first still holds the claim
+    and has not stored it yet: it waits for that, up to
+    ``UPLOAD_COMMIT_WAIT_SECONDS``. None when nothing was stored."""
+    deadline = time.monotonic() + settings.UPLOAD_COMMIT_WAIT_SECONDS
+    while True:
+        # the claim is looked at first: once it is gone, the version the
+        # commit stored (before it let the file go) is visible to the query
+        claimed = staging.is_claimed(user=user, registration=registration, token=token)
+        stored = registration.results_versions.filter(idempotency_key=key).first()
+        if stored is not None:
+            stored.replayed = True
+            return stored
+        if not claimed or time.monotonic() >= deadline:
+            return None
+        time.sleep(COMMIT_POLL_SECONDS)
 
 
 def cancel(*, session, user, registration: Registration, token: str) -> None:

@@ -5,6 +5,9 @@
 writable, and the age of the newest worker heartbeat. Only the database and the
 media storage are required (503 without them): without Redis the site keeps
 serving (no page cache, jobs wait in the database), so it reports "degraded".
+The checks run at once, each in a thread; a server that does not answer within
+``READY_CHECK_SECONDS`` (hung, not stopped) fails its check with that reason, so
+``/ready/`` answers within that bound whatever hangs.
 
 Cache failures anywhere are counted here (per process) and logged at most once
 a minute (:func:`cache_failed`).
@@ -12,6 +15,7 @@ a minute (:func:`cache_failed`).
 
 from __future__ import annotations
 
+import functools
 import logging
 import tempfile
 import threading
@@ -24,6 +28,8 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from config.bounded import NoAnswerError, result_within, start_call
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +127,9 @@ def _broker() -> dict:
         return {"ok": True, "detail": "no broker: jobs run in the web process"}
     from kombu import Connection
 
-    with Connection(url, connect_timeout=2) as broker:
+    # bounded as a whole by READY_CHECK_SECONDS; these free the socket sooner
+    options = {"socket_timeout": 1, "socket_connect_timeout": 1}
+    with Connection(url, connect_timeout=1, transport_options=options) as broker:
         broker.ensure_connection(max_retries=1)
     return {}
 
@@ -160,10 +168,29 @@ def health(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
+def _run_checks(seconds: float) -> dict[str, dict]:
+    """Every check at once, each in its own thread; one that has not answered
+    within ``seconds`` of the start (a hung server) fails with that reason."""
+    started = time.monotonic()
+    pending = {
+        name: start_call(functools.partial(_timed, check), name=f"ready:{name}")
+        for name, check in CHECKS.items()
+    }
+    checks = {}
+    for name, future in pending.items():
+        try:
+            checks[name] = result_within(future, started + seconds - time.monotonic())
+        except NoAnswerError:
+            elapsed = round(1000 * (time.monotonic() - started), 1)
+            error = f"no answer within {seconds:g} s"
+            checks[name] = {"ok": False, "ms": elapsed, "error": error}
+    return checks
+
+
 @never_cache
 @require_GET
 def ready(request: HttpRequest) -> JsonResponse:
-    checks = {name: _timed(check) for name, check in CHECKS.items()}
+    checks = _run_checks(settings.READY_CHECK_SECONDS)
     if not all(checks[name]["ok"] for name in REQUIRED):
         state, code = "unavailable", 503
     elif all(check["ok"] for check in checks.values()):

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.test import override_settings
 
 from analysis import ingest
-from analysis.models import AnalysisRun
+from analysis.models import AnalysisRun, ResultsVersion
 from analysis.services import start_analysis
 from publicrecord.publication import publish_analysis
 from registry import services
@@ -174,18 +174,22 @@ def advance_msd(challenge: Challenge, users: dict) -> Registration | None:
     if registration is None:
         return None
     if not registration.results_versions.exists():
-        raw = simulated_msd_results()
-        results = ingest.commit_results(
-            registration=registration,
-            table=ingest.checked(raw),
-            original_name="msd-simulated.csv",
-            actor=owner,
-            teams=dict.fromkeys(ALGORITHMS, "Demo university"),
-        )
+        results = commit_msd_results(registration, owner)
         with override_settings(JOBS_SYNCHRONOUS=True):  # finish before the end
             start_analysis(results=results, actor=owner)
     publish_demo(registration, owner)
     return registration
+
+
+def commit_msd_results(registration: Registration, owner) -> ResultsVersion:
+    """The simulated MSD results, uploaded to `registration` by `owner`."""
+    return ingest.commit_results(
+        registration=registration,
+        table=ingest.checked(simulated_msd_results()),
+        original_name="msd-simulated.csv",
+        actor=owner,
+        teams=dict.fromkeys(ALGORITHMS, "Demo university"),
+    )
 
 
 DEMO_PUBLICATION_NOTE = (

@@ -303,6 +303,14 @@ def _clean_input(
     return cleaned, reason
 
 
+def answer_as_stored(
+    number: int, item: AnswerInput, task: Task | None
+) -> tuple[Any, str] | None:
+    """(value, n/a reason) that `store_answers` would store for `item` (None:
+    cleared), to compare with an answer as stored; ValidationError."""
+    return _clean_input(number, item, task, scheme_prose=True)
+
+
 def _unchanged(answer: Answer | None, wanted: tuple[Any, str] | None) -> bool:
     if answer is None:
         return wanted is None

@@ -1,3 +1,5 @@
+import socket
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -41,3 +43,14 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def hung_server():
+    """The URL authority (host:port) of a server that takes connections and
+    never answers, as a PostgreSQL or Redis stopped by SIGSTOP does: the
+    kernel completes the handshake into the listen backlog; nothing reads."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        yield f"127.0.0.1:{server.getsockname()[1]}"

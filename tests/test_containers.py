@@ -48,3 +48,37 @@ def test_every_service_restarts_and_the_watchdog_runs_every_minute():
     assert "manage.py resume_jobs" in watchdog
     assert "sleep 60;" in watchdog
     assert "/health/" in " ".join(services["web"]["healthcheck"]["test"])
+
+
+def test_the_backup_service_backs_up_daily_keeping_n_in_its_volume():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    backup = compose["services"]["backup"]
+    assert "python manage.py backup $$dir" in backup["command"]
+    assert "sleep 86400;" in backup["command"]  # daily
+    assert "head -n -$${BACKUP_KEEP:-7}" in backup["command"]  # keeps the newest N
+    assert "backups:/data/backups" in backup["volumes"]
+    assert "media:/data/media" in backup["volumes"]  # the files it backs up
+    assert "backups" in compose["volumes"]
+    # the image makes the volume's mount point, owned by the user it runs as
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "/data/backups && chown -R app:app /data" in dockerfile
+
+
+def test_the_image_ships_the_postgresql_client_of_composes_server():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    major = compose["services"]["db"]["image"].split(":")[1]
+    assert f"postgresql-client-{major} " in (ROOT / "Dockerfile").read_text()
+
+
+def test_readme_and_operations_agree_with_compose():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    major = compose["services"]["db"]["image"].split(":")[1]
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    operations = " ".join((ROOT / "docs" / "operations.md").read_text().split())
+    assert f"`db` (PostgreSQL {major})" in readme
+    assert "`jobs-watchdog` (`resume_jobs` every minute)" in readme
+    assert "every minute in compose" in operations
+    assert "`TRUSTED_PROXIES`" in readme
+    assert "send_review_reminders" in readme
+    for setting in ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL"):
+        assert f"`{setting}`" in readme, setting

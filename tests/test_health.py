@@ -1,6 +1,7 @@
 """/health/ and /ready/, and the site without its cache (Redis down)."""
 
 import logging
+import time
 
 import pytest
 from django.test import override_settings
@@ -60,6 +61,39 @@ def test_ready_sees_a_stopped_broker_and_a_silent_worker(client, settings, tmp_p
     worker = client.get("/ready/").json()["checks"]["worker"]
     assert worker["ok"] is True
     assert 0 <= worker["heartbeat_age_seconds"] < 5
+
+
+def test_ready_answers_within_2_s_when_redis_hangs(client, settings, hung_server):
+    """A hung Redis (accepting, never answering) as broker and cache: /ready/
+    answers within 2 s, degraded as for a stopped Redis, with the reasons."""
+    settings.CELERY_BROKER_URL = f"redis://{hung_server}/0"
+    settings.CACHES = {
+        "default": {**DEAD_REDIS["default"], "LOCATION": f"redis://{hung_server}/1"}
+    }
+    client.get("/health/")  # the URLs imported: time the checks alone
+    started = time.monotonic()
+    response = client.get("/ready/")
+    assert time.monotonic() - started < 2
+    body = response.json()
+    assert (response.status_code, body["status"]) == (200, "degraded")
+    assert body["checks"]["broker"]["ok"] is False
+    assert body["checks"]["broker"]["error"]
+    assert body["checks"]["cache"]["ok"] is False
+    assert body["checks"]["database"]["ok"] is True
+
+
+def test_a_check_that_does_not_answer_fails_with_the_bound_as_reason(
+    client, settings, monkeypatch
+):
+    settings.READY_CHECK_SECONDS = 0.3
+    monkeypatch.setitem(health.CHECKS, "database", lambda: time.sleep(3))
+    client.get("/health/")  # the URLs imported: time the checks alone
+    started = time.monotonic()
+    response = client.get("/ready/")
+    assert time.monotonic() - started < 1
+    database = response.json()["checks"]["database"]
+    assert response.status_code == 503
+    assert (database["ok"], database["error"]) == (False, "no answer within 0.3 s")
 
 
 @override_settings(CACHES=DEAD_REDIS)

@@ -200,11 +200,11 @@ def _draw_pdf(index: int) -> bytes:
 
 def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
     """PDF bytes of every figure, in order. ``workers`` > 1 forks that many
-    processes (where the platform can fork), which take the figures in that
+    processes (where :func:`can_fork_workers`), which take the figures in that
     order; results do not depend on it. Figures lost with a worker that
     stopped abruptly (killed, out of memory) are drawn here, once."""
     workers = min(workers, len(draws))
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1 or not can_fork_workers():
         return _draw_here(draws)
     _PENDING[:] = draws
     try:
@@ -222,6 +222,18 @@ def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
         )
         redrawn = dict(zip(lost, _draw_here([draws[i] for i in lost]), strict=True))
     return [redrawn[i] if pdf is None else pdf for i, pdf in enumerate(pdfs)]
+
+
+def can_fork_workers() -> bool:
+    """Whether this process may start figure worker processes: the platform
+    can fork, and this process is not daemonic. A Celery prefork pool process
+    (compose's worker) is daemonic, and a daemonic process may not have
+    children (multiprocessing asserts it); it draws every figure itself, which
+    gives the same bytes."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+    )
 
 
 def _draw_here(draws: list[Callable[[], Any]]) -> list[bytes]:

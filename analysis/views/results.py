@@ -158,6 +158,13 @@ def commit_upload(request, identifier: str, token: str):
             request, registration, ResultsUploadForm(), exc.errors
         )
     if results is None:
+        if staging.staged_upload(
+            session=request.session,
+            user=request.user,
+            registration=registration,
+            token=token,
+        ):  # the first Commit was refused and gave the upload back: its reason
+            return redirect("analysis:preview", registration.identifier, token)
         raise Http404(NOT_WAITING)
     if results.replayed:
         messages.info(request, f"These results are stored as version {results.number}.")

@@ -98,6 +98,16 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+# A PostgreSQL that accepts connections and answers nothing (hung, not stopped)
+# costs a request at most this many seconds to connect (libpq connect_timeout).
+DATABASE_CONNECT_TIMEOUT = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = (
+        DATABASE_CONNECT_TIMEOUT
+    )
+# /ready/ runs its checks at once and fails the ones that have not answered
+# within this many seconds (a hung server), so it answers within about 2 s.
+READY_CHECK_SECONDS = float(os.environ.get("READY_CHECK_SECONDS", "1.5"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A shared cache (Redis) in production so every web process sees the same
@@ -246,6 +256,9 @@ PLAN_INTERVAL_SIMULATIONS = env_int("PLAN_INTERVAL_SIMULATIONS", 100)
 MAX_STAGED_UPLOADS_PER_USER = env_int("MAX_STAGED_UPLOADS_PER_USER", 5)
 MAX_STAGED_BYTES_PER_USER = env_int("MAX_STAGED_BYTES_PER_USER", 100 * 1024 * 1024)
 STAGED_UPLOAD_MAX_AGE_SECONDS = env_int("STAGED_UPLOAD_MAX_AGE_SECONDS", 24 * 3600)
+# A second Commit of one upload (a double click) while the first is still
+# storing it waits up to this many seconds for the stored version to show it.
+UPLOAD_COMMIT_WAIT_SECONDS = env_int("UPLOAD_COMMIT_WAIT_SECONDS", 20)
 
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
@@ -316,17 +329,24 @@ JOBS_RETRY_SECONDS = int(os.environ.get("JOBS_RETRY_SECONDS", "30"))
 JOBS_MAX_ATTEMPTS = int(os.environ.get("JOBS_MAX_ATTEMPTS", "5"))
 # A run still running this long after it started is failed (issue 12).
 ANALYSIS_WALL_TIME_SECONDS = int(os.environ.get("ANALYSIS_WALL_TIME_SECONDS", "14400"))
-# Unacknowledged jobs go back to the queue after this many seconds: longer than
-# any run may take (the wall time), so a live job is never delivered twice; a
-# lost worker's run is resumed by its heartbeat long before.
-CELERY_VISIBILITY_TIMEOUT = int(
-    os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(ANALYSIS_WALL_TIME_SECONDS + 600))
-)
+# Unacknowledged jobs (their worker killed, or Redis lost while they ran) go
+# back to the queue after this many seconds. A job delivered again while its
+# run is still running or done does nothing (analysis.run_state.claim: the run's
+# heartbeat, not the message, says whether it lives), so this need not exceed
+# the wall time: minutes, not hours.
+CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 # Sending a job fails fast when the broker is down (the run stays queued).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# ... and when it hangs: the web stops waiting for a message after this many
+# seconds and answers "queued"; the watchdog (resume_jobs) sends it later.
+JOBS_PUBLISH_SECONDS = float(os.environ.get("JOBS_PUBLISH_SECONDS", "3"))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for the broker
+# A job that ends while Redis is away must not stop its worker when it is
+# acknowledged (config/redis_transport.py).
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT = "config.redis_transport:Transport"
 # The queue jobs (and the chunks a worker fans out) are sent to.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # An analysis whose bootstrap work (replicates x cases x algorithms, summed over

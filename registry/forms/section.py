@@ -9,8 +9,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from ..completeness import StoredAnswer
+from ..models import Task
 from ..sections import Section
-from ..services import AnswerInput
+from ..services import AnswerInput, answer_as_stored
 from .answers import answer_field, to_raw
 from .base import CrispyFormMixin
 
@@ -57,6 +58,18 @@ class SectionForm(CrispyFormMixin, forms.Form):
         numbers = {p.number for p in section.parameters}
         self.initial["versions"] = json.dumps(
             {str(n): v for n, v in sorted((versions or {}).items()) if n in numbers}
+        )
+        # ... and their values as shown: after a refused save, only the fields
+        # this editor changed keep their input (see edited_numbers).
+        self.fields["loaded"] = forms.CharField(
+            required=False, widget=forms.HiddenInput
+        )
+        self.initial["loaded"] = json.dumps(
+            {
+                str(n): [a.value, a.not_applicable or ""]
+                for n, a in sorted(answers.items())
+                if n in numbers
+            }
         )
         # Parameters written by the ranking scheme: shown, never saved from here.
         self.derived = derived
@@ -149,6 +162,57 @@ class SectionForm(CrispyFormMixin, forms.Form):
         except (ValueError, TypeError, AttributeError):
             return None
         return {p.number: versions.get(p.number, 0) for p in self.section.parameters}
+
+    def edited_numbers(self, task: Task | None) -> set[int] | None:
+        """The parameters whose answer this editor changed from the one the
+        page showed (None: the page sent no values, so any may be)."""
+        try:
+            loaded = json.loads(self.data.get("loaded") or "null")
+        except ValueError:
+            return None
+        if not isinstance(loaded, dict):
+            return None
+        edited = set()
+        for number, item in self.answers.items():
+            try:
+                now = answer_as_stored(number, item, task)
+            except ValidationError:  # cannot be what was stored: an edit
+                edited.add(number)
+                continue
+            if (None if now is None else [now[0], now[1] or ""]) != loaded.get(
+                str(number)
+            ):
+                edited.add(number)
+        return edited
+
+    def over(
+        self,
+        answers: dict[int, StoredAnswer],
+        versions: dict[int, int],
+        task: Task | None,
+    ) -> SectionForm:
+        """This refused form again over the current ``answers`` and
+        ``versions``: the fields this editor changed keep their input, every
+        other one shows its current value (someone else's change included), so
+        saving it again writes this editor's changes and nothing else."""
+        again = SectionForm(
+            section=self.section,
+            answers=answers,
+            derived=self.derived,
+            versions=versions,
+        )
+        edited = self.edited_numbers(task)
+        for parameter in self.section.parameters:
+            if edited is not None and parameter.number not in edited:
+                continue
+            key = parameter.key
+            for name in (key, f"{key}-na", f"{key}-reason"):
+                if name in self.fields:
+                    again.initial[name] = self.cleaned_data.get(name)
+            item = self.answers.get(parameter.number)
+            if item is not None and item.value is not None:
+                again.initial[key] = to_raw(parameter, item.value)
+        return again
 
     def add_service_errors(self, error: ValidationError) -> None:
         """Show errors raised by `services.answer_section` next to their field."""

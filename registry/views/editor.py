@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -81,7 +79,8 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
             )
         except StaleEditError as exc:
             conflict = exc
-            form = _form_over(form, request.POST, answer_versions(challenge, task_id))
+            now = {n: a for (t, n), a in answers_of(challenge).items() if t == task_id}
+            form = form.over(now, answer_versions(challenge, task_id), task)
         except ValidationError as exc:
             form.add_service_errors(exc)
         else:
@@ -136,22 +135,6 @@ def edit_section(request, pk: int, section: str, task_pk: int | None = None):
 def _current_version(challenge) -> int:
     challenge.refresh_from_db(fields=["version"])
     return challenge.version
-
-
-def _form_over(form: SectionForm, data, versions: dict[int, int]) -> SectionForm:
-    """The refused form again with the editor's input, now based on the current
-    versions: saving it again replaces the other change knowingly."""
-    data = data.copy()
-    data["versions"] = json.dumps({str(n): v for n, v in versions.items()})
-    again = SectionForm(
-        data,
-        section=form.section,
-        answers={},
-        derived=form.derived,
-        versions=versions,
-    )
-    again.is_valid()
-    return again
 
 
 @login_required

@@ -6,6 +6,7 @@ Every test here needs the private PostgreSQL cluster and Redis server that
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -14,9 +15,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, connections
@@ -82,6 +85,32 @@ class Stack:
     def start_redis(self) -> None:
         self.redis.start()
 
+    def postgres_pids(self) -> list[int]:
+        """The postmaster and every process it started."""
+        master = int((self.postgres.data / "postmaster.pid").read_text().split()[0])
+        return [master, *pool_children(master)]
+
+    def redis_pids(self) -> list[int]:
+        info = subprocess.run(
+            ["redis-cli", "-p", str(self.redis.port), "info", "server"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        return [int(info.split("process_id:")[1].split()[0])]
+
+    @contextlib.contextmanager
+    def hung(self, pids: list[int]) -> Iterator[None]:
+        """The processes stopped by SIGSTOP (they take connections and answer
+        nothing, as a hung server does), continued afterwards."""
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
+
     def restart_postgres(self) -> None:
         self.postgres.restart()
         for alias in connections:
@@ -99,6 +128,20 @@ def stack():
 def database_url() -> str:
     db = connection.settings_dict
     return f"postgres://postgres@127.0.0.1:{db['PORT']}/{db['NAME']}"
+
+
+def compose_worker_command() -> list[str]:
+    """The worker service's command in compose.yaml, read from the file so
+    the suite cannot drift from what production runs."""
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    return list(compose["services"]["worker"]["command"])
+
+
+def worker_command() -> list[str]:
+    """compose.yaml's worker command, run by this interpreter."""
+    program, *args = compose_worker_command()
+    assert program == "celery", program
+    return [sys.executable, "-m", "celery", *args]
 
 
 class Workers:
@@ -123,24 +166,23 @@ class Workers:
             "JOBS_RETRY_SECONDS": "2",
         }
 
-    def start(self, *, pool: str = "solo") -> subprocess.Popen:
+    def start(self, **env: str) -> subprocess.Popen:
+        """A worker started with compose.yaml's own worker command (prefork
+        pool, its concurrency), on this test's queue; ``env`` adds settings.
+        It leads a process group of its own, as a container does."""
         index = len(self.processes)
         log = self.tmp_path / f"worker-{index}.log"
-        concurrency = ["--concurrency=1"] if pool == "prefork" else []
         with log.open("w") as out:
             process = subprocess.Popen(
                 [
-                    *(sys.executable, "-m", "celery", "-A", "config", "worker"),
-                    f"--pool={pool}",
-                    *concurrency,
-                    "--loglevel=INFO",
-                    *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+                    *worker_command(),
                     *("-Q", self.queue, f"--hostname=faults-{index}@%h"),
                 ],
                 cwd=ROOT,
-                env=self.env(),
+                env={**self.env(), **env},
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         self.processes.append((process, log))
         return process
@@ -260,6 +302,12 @@ def pool_children(pid: int) -> list[int]:
 
 def kill(pid: int) -> None:
     os.kill(pid, signal.SIGKILL)
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    """Kill a worker with its pool processes, as stopping its container does."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
 
 
 def media_files(root: Path) -> set[str]:

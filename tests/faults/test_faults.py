@@ -25,6 +25,7 @@ from tests.faults.conftest import (
     STALE_SECONDS,
     expected_output,
     kill,
+    kill_group,
     media_files,
     output_of,
     pool_children,
@@ -48,6 +49,20 @@ def start_slow_run(results, actor) -> AnalysisRun:
     return run
 
 
+def wait_finished(run_id: int, *, what: str) -> float:
+    """Seconds until the run is done or failed (at most two minutes), printed
+    as a recovery time (`make faults PYTEST_ARGS=-s`; docs/operations.md)."""
+    started = time.monotonic()
+    wait_for(
+        lambda: run_state(run_id).status in ("done", "failed"),
+        seconds=TWO_MINUTES,
+        what=what,
+    )
+    seconds = time.monotonic() - started
+    print(f"\nrecovery: {what}: {seconds:.1f} s")
+    return seconds
+
+
 def assert_finished_like_uninterrupted(run_id: int, media: Path) -> AnalysisRun:
     run = run_state(run_id)
     assert (run.status, run.error) == ("done", ""), run.note
@@ -65,18 +80,15 @@ def assert_finished_like_uninterrupted(run_id: int, media: Path) -> AnalysisRun:
 def test_pool_process_killed_mid_run_continues_at_once(
     workers, big_results, chair, media
 ):
-    master = workers.start(pool="prefork")
+    master = workers.start()
     run = start_slow_run(big_results, chair)
-    (child,) = wait_for(lambda: pool_children(master.pid), seconds=10)
+    child = int(run_state(run.pk).worker.rpartition(":")[2])  # host:pid
+    assert child in pool_children(master.pid)
 
     kill(child)
     killed = time.monotonic()
 
-    wait_for(
-        lambda: run_state(run.pk).status in ("done", "failed"),
-        seconds=TWO_MINUTES,
-        what="the run finishes after its pool process was killed",
-    )
+    wait_finished(run.pk, what="the run finishes after its pool process was killed")
     assert time.monotonic() - killed < TWO_MINUTES
     finished = assert_finished_like_uninterrupted(run.pk, media)
     assert finished.attempt == 2, workers.logs()
@@ -87,15 +99,11 @@ def test_whole_worker_killed_run_is_resumed_by_the_watchdog(
 ):
     first = workers.start()
     run = start_slow_run(big_results, chair)
-    kill(first.pid)
+    kill_group(first)
     killed = time.monotonic()
     workers.start()  # compose restarts the worker
 
-    wait_for(
-        lambda: run_state(run.pk).status in ("done", "failed"),
-        seconds=TWO_MINUTES,
-        what="the run finishes after its worker was killed",
-    )
+    wait_finished(run.pk, what="the run finishes after its worker was killed")
     assert time.monotonic() - killed < STALE_SECONDS + 60
     finished = assert_finished_like_uninterrupted(run.pk, media)
     assert finished.attempt == 2, workers.logs()[-2000:]
@@ -110,11 +118,7 @@ def test_postgres_restart_during_a_run_completes_without_anyone_acting(
 
     stack.restart_postgres()
 
-    wait_for(
-        lambda: run_state(run.pk).status in ("done", "failed"),
-        seconds=TWO_MINUTES,
-        what="the run finishes after PostgreSQL restarted",
-    )
+    wait_finished(run.pk, what="the run finishes after PostgreSQL restarted")
     assert_finished_like_uninterrupted(run.pk, media)
     assert AnalysisRun.objects.count() == 1
 
@@ -187,13 +191,41 @@ def test_redis_down_pages_sign_in_and_api_answer_and_a_started_run_completes(
         run_id = started.json()["id"]
     finally:
         stack.start_redis()
-    wait_for(
-        lambda: run_state(run_id).status in ("done", "failed"),
-        seconds=TWO_MINUTES,
-        what="the queued run completes once Redis is back",
-    )
+    wait_finished(run_id, what="the queued run completes once Redis is back")
     assert_finished_like_uninterrupted(run_id, media)
     assert AnalysisRun.objects.count() == 1
+
+
+def first_error(log: str) -> str:
+    """The worker log from its first error on (what stopped it)."""
+    found = [i for i in (log.find("ERROR/"), log.find("CRITICAL/")) if i >= 0]
+    at = min(found, default=0)
+    return log[at : at + 4000]
+
+
+REDIS_OUTAGE = 90  # seconds: longer than any reconnect back-off of kombu's
+
+
+def test_redis_stopped_90_s_mid_run_no_worker_exits_and_the_run_finishes(
+    stack, workers, watchdog, big_results, chair, media
+):
+    master = workers.start()
+    run = start_slow_run(big_results, chair)
+    stack.stop_redis()
+    try:
+        time.sleep(REDIS_OUTAGE)
+    finally:
+        stack.start_redis()
+    seconds = wait_finished(run.pk, what="the run finishes once Redis is back")
+    assert seconds < TWO_MINUTES
+    assert_finished_like_uninterrupted(run.pk, media)
+    assert pool_children(master.pid), first_error(workers.logs())
+    assert master.poll() is None, first_error(workers.logs())
+    # ... and it still takes jobs: a second run finishes too
+    again = start_analysis(results=big_results, actor=chair, scheme=SLOW_SCHEME)
+    wait_finished(again.pk, what="a run started after the outage finishes")
+    assert_finished_like_uninterrupted(again.pk, media)
+    assert master.poll() is None, first_error(workers.logs())
 
 
 def test_redis_down_sign_in_still_works(stack, redis_cache, organizer):
@@ -209,6 +241,59 @@ def test_redis_down_sign_in_still_works(stack, redis_cache, organizer):
     finally:
         stack.start_redis()
     assert signed_in.status_code == 302  # signed in, not a 500
+
+
+def timed_get(client: Client, url: str):
+    started = time.monotonic()
+    response = client.get(url)
+    return response, time.monotonic() - started
+
+
+def test_redis_hung_ready_and_analysis_start_answer_in_time_and_the_run_completes(
+    stack, workers, watchdog, redis_cache, big_results, organizer, media
+):
+    workers.start()
+    token = Token.objects.create(user=organizer)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert Client().get("/health/").status_code == 200  # warm: the URLs imported
+    with stack.hung(stack.redis_pids()):
+        ready, seconds = timed_get(Client(), "/ready/")
+        assert seconds < 2, ready.content
+        assert (ready.status_code, ready.json()["status"]) == (200, "degraded")
+        assert ready.json()["checks"]["broker"]["ok"] is False
+        started_at = time.monotonic()
+        started = api.post(
+            f"/api/v1/results/{big_results.pk}/analyses/",
+            {"scheme": SLOW_SCHEME},
+            format="json",
+        )
+        assert time.monotonic() - started_at < 5
+        assert started.status_code == 202, started.content
+        detail = started.json()["detail"]
+        assert detail == "queued; it starts when the job queue is back"
+        run_id = started.json()["id"]
+    wait_finished(run_id, what="the queued run completes once Redis answers again")
+    assert_finished_like_uninterrupted(run_id, media)
+    assert AnalysisRun.objects.count() == 1
+
+
+def test_postgres_hung_health_at_once_ready_503_within_2_s_then_200(stack, media):
+    client = Client()
+    assert client.get("/health/").status_code == 200  # warm: the URLs imported
+    with stack.hung(stack.postgres_pids()):
+        health, seconds = timed_get(client, "/health/")
+        assert (health.status_code, seconds < 0.1) == (200, True)
+        ready, seconds = timed_get(client, "/ready/")
+        assert seconds < 2, ready.content
+        assert ready.status_code == 503
+        database = ready.json()["checks"]["database"]
+        assert database == {**database, "ok": False, "error": "no answer within 1.5 s"}
+    wait_for(
+        lambda: client.get("/ready/").status_code == 200,
+        seconds=15,
+        what="/ready/ is 200 once PostgreSQL answers again",
+    )
 
 
 @pytest.fixture
@@ -266,11 +351,7 @@ def test_disk_full_fails_the_run_with_the_reason_and_retry_finishes_it(
     api = APIClient()
     api.force_authenticate(chair)
     assert api.post(f"/api/v1/analyses/{run.pk}/retry/").status_code == 202
-    wait_for(
-        lambda: run_state(run.pk).status in ("done", "failed"),
-        seconds=TWO_MINUTES,
-        what="the retried run finishes",
-    )
+    wait_finished(run.pk, what="the retried run finishes")
     assert_finished_like_uninterrupted(run.pk, small_disk)
 
 

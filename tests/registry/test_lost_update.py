@@ -193,3 +193,48 @@ def test_a_task_patch_from_a_stale_copy_is_412(organizer_api, proposal, organize
     assert stale.json()["changes"][0]["now"].startswith("name “Heart”")
     task.refresh_from_db()
     assert task.name == "Heart"
+
+
+def shown(page, name: str) -> str:
+    """The value the page's input or textarea `name` shows."""
+    text = page.content.decode()
+    found = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', text) or (
+        re.search(rf'<textarea[^>]*name="{name}"[^>]*>\n?(.*?)</textarea>', text, re.S)
+    )
+    return html.unescape(found.group(1)) if found else ""
+
+
+def test_a_refused_save_shows_only_this_editors_changes_over_the_current_values(
+    proposal, organizer, colleague
+):
+    """Carla changes the venue; Olga, whose page still shows the old venue,
+    changes the website. Refused, Olga's page shows Carla's venue and her own
+    website and names the venue as changed by Carla; saving it again keeps
+    Carla's venue (it was written back with the stale value before)."""
+    url = reverse("registry:edit-section", args=[proposal.pk, "challenge-organization"])
+    olga, carla = Client(), Client()
+    olga.force_login(organizer)
+    carla.force_login(colleague)
+    names = ("p01", "p02", "p05", "versions", "loaded")
+    olga_page = olga.get(url)
+    carla_form = {n: shown(carla.get(url), n) for n in names}
+    assert (
+        carla.post(url, {**carla_form, "p05": "Venue C", "save": "Save"}).status_code
+        == 302
+    )
+
+    olga_form = {n: shown(olga_page, n) for n in names}
+    refused = olga.post(
+        url, {**olga_form, "p02": "https://olga.example.org", "save": "Save"}
+    )
+
+    assert refused.status_code == 409
+    assert 'data-conflict="Parameter 5 (Challenge venue or platform)"' in (
+        refused.content.decode()
+    )
+    again = {n: shown(refused, n) for n in names}
+    assert (again["p05"], again["p02"]) == ("Venue C", "https://olga.example.org")
+    assert olga.post(url, {**again, "save": "Save"}).status_code == 302
+    assert stored(proposal, 5).value == "Venue C"  # never reverted
+    assert stored(proposal, 5).updated_by == colleague
+    assert stored(proposal, 2).value == "https://olga.example.org"

@@ -5,7 +5,9 @@ case-model fits: the runs every app lists in its `AppConfig.job_runs()`).
 Runs over their wall-time limit are failed; running runs with no sign of life
 for `--stale-seconds` (default JOBS_STALE_SECONDS) are put back in the queue;
 queued runs whose job never reached the queue (the broker was down) or may
-have been lost are sent again. `--retry RUN` queues a failed run again.
+have been lost are sent again, and so is every chunk of a running chunked
+analysis whose job has been silent as long (its worker died). `--retry RUN`
+queues a failed run again.
 """
 
 from datetime import timedelta
@@ -16,7 +18,11 @@ from django.core.management.base import BaseCommand, CommandError
 
 from analysis.models import AnalysisRun
 from analysis.run_state import resume_runs
-from analysis.services import NotRetryableError, retry_analysis
+from analysis.services import (
+    NotRetryableError,
+    resend_stalled_chunks,
+    retry_analysis,
+)
 
 
 class Command(BaseCommand):
@@ -64,6 +70,12 @@ class Command(BaseCommand):
                 f"enqueued {report.queued}; {len(report.failed)} run(s) "
                 f"failed {report.failed}."
             )
+        stalled = resend_stalled_chunks(
+            stale_after or timedelta(seconds=settings.JOBS_STALE_SECONDS)
+        )
+        self.stdout.write(
+            f"analysis chunks: {len(stalled)} stalled chunk(s) sent again {stalled}."
+        )
 
     def _retry(self, run_id: int) -> None:
         run = AnalysisRun.objects.filter(pk=run_id).first()

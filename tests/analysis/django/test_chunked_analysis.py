@@ -212,3 +212,47 @@ def test_chunks_of_two_scheme_groups_merge_to_the_unchunked_output(
     ]
     assert _dumps(chunked) == _dumps(plain)
     assert plan_chunks(frame, schemes, seed=3, threshold=10**12, replicates=100) == []
+
+
+def test_the_watchdog_sends_again_a_chunk_whose_worker_died_at_its_next_pass(
+    two_task_results, chair, django_capture_on_commit_callbacks
+):
+    """A worker died computing one chunk while others finished theirs: the
+    run's heartbeat is fresh (its other chunks beat it), so the run is not
+    stale; the chunk's own silence sends it again at the next pass (it waited
+    for the whole run to go stale before)."""
+    capture = django_capture_on_commit_callbacks
+    reference = _run(two_task_results, chair, capture, **CHUNKED)
+    run, chunks = _running_chunked_run(two_task_results, chair)
+    lost, *others = chunks
+    for args in others:
+        run_chunk(*args)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    AnalysisChunk.objects.filter(run=run, first_block=lost[4], **_where(lost)).update(
+        heartbeat=long_ago  # started by the worker that died
+    )
+    run.refresh_from_db()
+    assert (run.status, run.chunks.filter(finished=None).count()) == ("running", 1)
+
+    out = io.StringIO()
+    with override_settings(**CHUNKED), capture(execute=True):
+        call_command("resume_jobs", "--stale-seconds", "60", stdout=out)
+
+    run.refresh_from_db()
+    assert "analysis chunks: 1 stalled chunk(s) sent again" in out.getvalue()
+    assert (run.status, run.attempt) == ("done", 0)  # the run itself never resumed
+    assert _dumps(run.output) == _dumps(reference.output)
+
+
+def test_a_chunk_whose_job_beats_or_has_not_started_is_left_alone(
+    two_task_results, chair
+):
+    run, chunks = _running_chunked_run(two_task_results, chair)
+    beating = chunks[0]  # the others wait in the queue: no heartbeat
+    AnalysisChunk.objects.filter(
+        run=run, first_block=beating[4], **_where(beating)
+    ).update(heartbeat=timezone.now())
+    out = io.StringIO()
+    call_command("resume_jobs", "--stale-seconds", "60", stdout=out)
+    assert "analysis chunks: 0 stalled chunk(s) sent again []." in out.getvalue()
+    assert run.chunks.filter(finished=None).count() == len(chunks)

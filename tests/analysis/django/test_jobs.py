@@ -1,11 +1,14 @@
 """Analysis jobs: synchronous in tests, resumable after a restart."""
 
+import time
 from datetime import timedelta
 
 import pytest
+from celery import Celery
 from django.core.management import call_command
 from django.utils import timezone
 
+from analysis import jobs
 from analysis.models import AnalysisRun, AnalysisStatus
 from analysis.services import execute_analysis, start_analysis
 from tests.analysis.django.conftest import EXPLORATORY_SCHEME as SCHEME
@@ -75,4 +78,19 @@ def test_celery_task_is_redelivered_when_its_worker_is_lost():
     for task in (run_job_task, run_chunk_task):
         assert (task.acks_late, task.reject_on_worker_lost) == (True, True)
     assert app.conf.worker_prefetch_multiplier == 1
-    assert app.conf.broker_transport_options["visibility_timeout"] >= 3600
+    # a lost job comes back within minutes (a live run's copy does nothing)
+    assert 60 <= app.conf.broker_transport_options["visibility_timeout"] <= 600
+
+
+def test_publish_to_a_hung_broker_gives_up_within_its_bound(
+    settings, monkeypatch, hung_server
+):
+    """A hung Redis takes the connection and never answers: the message is
+    given up on after JOBS_PUBLISH_SECONDS (the run stays queued for the
+    watchdog) instead of holding the request until gunicorn kills it."""
+    settings.JOBS_PUBLISH_SECONDS = 1
+    broker = Celery(broker=f"redis://{hung_server}/0", set_as_current=False)
+    monkeypatch.setattr(jobs, "_celery_app", lambda: broker)
+    started = time.monotonic()
+    assert jobs.publish("analysis.services.execute_analysis", 1) is False
+    assert time.monotonic() - started < 2

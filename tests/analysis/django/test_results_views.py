@@ -1,11 +1,15 @@
 import json
+import threading
+import time
 
 import pytest
+from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from analysis import services, staging
+from analysis import services, staging, uploads
 from analysis.ingest import checked, commit_results, parse_upload, read_upload
 from analysis.models import AnalysisRun, AnalysisStatus, ResultsVersion
 from registry.numbers import percent_text
@@ -107,6 +111,46 @@ def test_upload_commit_creates_a_version_and_deletes_the_bytes(
     again = organizer_client.post(preview["Location"] + "commit/")
     assert (again.status_code, again["Location"]) == (302, RESULTS)
     assert ResultsVersion.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_commit_while_the_first_stores_is_shown_the_stored_version(
+    organizer_client, monkeypatch
+):
+    """A double click: the second request comes while the first holds the
+    one-time token and is still storing; it waits for the version and leads
+    to the same page (it was a 404: the token looked taken, nothing stored)."""
+    preview = post_upload(organizer_client, results_csv())
+    first_stores = threading.Event()
+    checked_preview = uploads.preview
+
+    def slow_preview(*args, **kwargs):
+        first_stores.set()
+        time.sleep(1)  # the first request is still storing
+        return checked_preview(*args, **kwargs)
+
+    monkeypatch.setattr(uploads, "preview", slow_preview)
+    answers = {}
+
+    def first_click():
+        try:
+            answers["first"] = organizer_client.post(preview["Location"] + "commit/")
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=first_click)
+    first.start()
+    assert first_stores.wait(10)
+    second = Client()
+    second.cookies = organizer_client.cookies
+    answers["second"] = second.post(preview["Location"] + "commit/")
+    first.join(30)
+
+    locations = {k: (a.status_code, a.get("Location")) for k, a in answers.items()}
+    assert locations == {"first": (302, RESULTS), "second": (302, RESULTS)}
+    assert ResultsVersion.objects.count() == 1
+    shown = [m.message for m in get_messages(second.get(RESULTS).wsgi_request)]
+    assert shown == ["These results are stored as version 1."]
 
 
 def test_a_file_with_problems_is_stored_only_when_the_organizer_says_so(

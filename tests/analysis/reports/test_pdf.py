@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import logging
+import multiprocessing
 import os
 import signal
 
@@ -339,6 +340,31 @@ def test_figures_lost_with_a_killed_worker_are_drawn_here(caplog):
         assert _render_all(draws, workers=2) == expected
     assert "A figure worker process stopped abruptly" in caplog.text
     assert len(set(expected)) == len(heights)  # five different figures
+
+
+def test_a_daemonic_process_draws_the_figures_itself_with_the_same_bytes():
+    """A Celery prefork pool process is daemonic and may not have children:
+    asked for 2 workers there, the figures are drawn in that process, byte
+    for byte as elsewhere (forking would raise AssertionError)."""
+    from analysis.reports.build import _render_all
+
+    draws = [_line_figure(h) for h in (1.0, 1.5, 2.0)]
+    expected = _render_all(draws, workers=1)
+    context = multiprocessing.get_context("fork")  # inherits the closures
+    receive, send = context.Pipe(duplex=False)
+
+    def render_in_daemon():
+        try:
+            send.send(_render_all(draws, workers=2))
+        except BaseException as error:  # reported to the test
+            send.send(repr(error))
+
+    daemon = context.Process(target=render_in_daemon, daemon=True)
+    daemon.start()
+    got = receive.recv() if receive.poll(60) else "no answer within 60 s"
+    daemon.join(10)
+    assert got == expected
+    assert daemon.exitcode == 0
 
 
 def test_a_figure_that_fails_in_a_worker_raises_its_error():
