@@ -21,6 +21,7 @@ from matplotlib.textpath import text_to_path
 from ._paths import add_lines
 from ._style import (
     NOT_SIGNIFICANT,
+    PRINT_WIDTH,
     SIGNIFICANT,
     algorithm_colors,
     axis_width,
@@ -30,7 +31,9 @@ from ._style import (
     ordered,
     palette,
     plain_text,
+    print_height,
     short_label,
+    square_side,
     x_labels,
 )
 from ._ticks import fixed_ticks
@@ -58,8 +61,11 @@ def draw_blobs(
 ) -> None:
     """Blobs at (column, rank) with area ∝ share; median cross and 95 % line.
     Column names are sized for their number and rotated beyond six; ``small``:
-    every label at 6 pt, names rotated (panels of a grid)."""
-    scale = 260.0 if len(columns) <= 10 else 120.0
+    every label at 6 pt, names rotated (panels of a grid). A blob of share 1
+    is about as wide as its column (at most 260 pt²)."""
+    fig = ax.get_figure(root=True)
+    column = ax.get_position().width * fig.get_figwidth() * 72 / max(len(columns), 1)
+    scale = min(260.0, 1.2 * column**2)
     # One artist per layer (blobs, lines, medians) for all columns, in column
     # order: what a scatter and a line per column draw, at a fraction of the
     # cost of creating and drawing dozens of artists.
@@ -145,7 +151,7 @@ def blob_figure(
     """One axes of rank blobs, a column per algorithm in its colour, sized for
     the number of algorithms and of ranks (the blob plots of Figs. 5 and 16)."""
     colors = algorithm_colors(algs)
-    fig = new_figure(axis_width(len(algs)), max(3.5, 1.5 + 0.12 * max_rank))
+    fig = new_figure(axis_width(len(algs)), print_height(1.5 + 0.12 * max_rank))
     ax = fig.add_subplot()
     draw_blobs(
         ax,
@@ -261,7 +267,7 @@ def significance_map(
         raise ValueError("the task has no significance map (targets or combined)")
     algs = ordered(task_block["ranks"], top_k=top_k)
     m = len(algs)
-    size = max(3.0, 1.0 + 0.16 * m)
+    size = square_side(m, most=PRINT_WIDTH - 1.0)
     fig = new_figure(size, size)
     ax = fig.add_subplot()
     draw_significance(ax, task_block, algs)
@@ -281,6 +287,28 @@ def _alternative_label(alt: Mapping[str, Any], several_metrics: bool) -> str:
     if several_metrics:
         label = f"{alt['metric']}: {label}"
     return label + (" = registered" if alt.get("registered") else "")
+
+
+# Beyond this many algorithms, 40 coloured lines could not be followed: the
+# best FOLLOWED_TOP and the FOLLOWED_MOVERS whose rank changes most across
+# the methods are drawn in colour and named, the rest as thin grey lines.
+FOLLOWED_MOST = 15
+FOLLOWED_TOP = 10
+FOLLOWED_MOVERS = 5
+
+
+def _followed(algs: list[str], rankings: list[Mapping[str, Any]]) -> list[str]:
+    """The algorithms drawn in colour and named, in ``algs`` order."""
+    if len(algs) <= FOLLOWED_MOST:
+        return algs
+
+    def spread(a: str) -> float:
+        ranks = [float(r[a]) for r in rankings if r.get(a) is not None]
+        return max(ranks) - min(ranks) if ranks else 0.0
+
+    rest = sorted(algs[FOLLOWED_TOP:], key=lambda a: (-spread(a), algs.index(a)))
+    chosen = set(algs[:FOLLOWED_TOP]) | set(rest[:FOLLOWED_MOVERS])
+    return [a for a in algs if a in chosen]
 
 
 def _names_by_rank(
@@ -338,23 +366,32 @@ def ranking_methods_plot(
     columns = ["registered scheme", *[_alternative_label(a, several) for a in alts]]
     rankings = [task_block["ranks"], *[a["ranks"] for a in alts]]
     algs = ordered(task_block["ranks"], top_k=top_k)
-    colors = algorithm_colors(algs)
+    followed = _followed(algs, rankings)
+    colors = algorithm_colors(followed)
     m_all = len(task_block["ranks"])
-    fig = new_figure(2.5 + 0.75 * len(columns), max(3.0, 1.2 + 0.17 * m_all))
+    width = min(PRINT_WIDTH, 2.5 + 0.75 * len(columns))
+    # the method names below, rotated, take up to an inch and a half
+    fig = new_figure(width, print_height(1.2 + 0.17 * m_all, outside=1.5))
     ax = fig.add_subplot()
     xs = np.arange(len(columns))
     styles = ["-", "--", ":", "-."]
     size = label_size(m_all)
-    for j, a in enumerate(algs):
+    for a in algs:
         ys = [np.nan if r.get(a) is None else float(r[a]) for r in rankings]
-        ax.plot(
-            xs,
-            ys,
-            marker="o",
-            markersize=3,
-            color=colors[a],
-            linestyle=styles[(j // 8) % len(styles)],
-        )
+        if a in colors:
+            j = followed.index(a)
+            ax.plot(
+                xs,
+                ys,
+                marker="o",
+                markersize=3,
+                color=colors[a],
+                linestyle=styles[(j // 8) % len(styles)],
+                zorder=3,
+            )
+        else:  # the rest: context, unnamed
+            ax.plot(xs, ys, color="0.8", linewidth=0.6, zorder=2)
+    algs = followed
     ends = {
         (xs[0] - 0.08, "right"): _names_by_rank(rankings[0], algs),
         (xs[-1] + 0.08, "left"): _names_by_rank(rankings[-1], algs),

@@ -238,13 +238,16 @@ def test_dendrogram_and_network_need_three_tasks(ideal):
             draw(two)
 
 
-def test_blob_plot_with_forty_algorithms_labels_all_and_scales_width(forty):
+def test_blob_plot_with_forty_algorithms_labels_all_within_the_printed_width(forty):
+    # 14 inches wide, it was printed at half size: 3-4 pt labels
     block = forty[1]["rankings"]["DSC"]["tasks"]["T01"]
     fig = plots.blob_plot(block)
-    labels = [t.get_text() for t in plots.axis_labels(fig.axes[0], "x")]
+    labels = plots.axis_labels(fig.axes[0], "x")
     assert len(labels) == 40
-    assert fig.get_figwidth() > 8
-    assert plots.axis_labels(fig.axes[0], "x")[0].get_rotation() == 60
+    assert fig.get_figwidth() <= plots.PRINT_WIDTH + 0.45  # what fitting adds
+    assert min(t.get_fontsize() for t in labels) >= plots.MIN_PRINT_PT
+    assert labels[0].get_rotation() == 60
+    assert _overlapping_texts(fig) == []
 
 
 def test_blob_plot_top_k_keeps_best_algorithms(forty):
@@ -333,11 +336,7 @@ def test_plots_do_not_import_pyplot():
 def test_report_figures_across_twenty_tasks_and_forty_algorithms_are_unclipped(
     forty_by_twenty,
 ):
-    from analysis.reports.build import (
-        PANELS_PER_FIGURE,
-        TASK_PANELS_PER_FIGURE,
-        _chunks,
-    )
+    from analysis.reports.build import _chunks
 
     entry = forty_by_twenty[1]["rankings"]["DSC"]
     algorithms = plots.consensus_order(entry)
@@ -350,19 +349,25 @@ def test_report_figures_across_twenty_tasks_and_forty_algorithms_are_unclipped(
         plots.task_dendrogram(entry),
         plots.task_network(entry),
         plots.bootstrap_blobs_per_task(
-            entry, only=_chunks(tasks, TASK_PANELS_PER_FIGURE)[0]
+            entry, only=_chunks(tasks, plots.tasks_per_figure(len(algorithms)))[0]
         ),
         plots.bootstrap_blobs_per_algorithm(
-            entry, only=_chunks(algorithms, PANELS_PER_FIGURE)[0]
+            entry,
+            only=_chunks(algorithms, plots.algorithms_per_figure(len(tasks)))[0],
         ),
         plots.stacked_frequency_plot(
-            entry, only=_chunks(algorithms, PANELS_PER_FIGURE)[0]
+            entry,
+            only=_chunks(
+                algorithms, plots.algorithms_per_figure(len(tasks), "stacked")
+            )[0],
         ),
     ]
     for fig in figures:
         assert _clipped_texts(fig) == [], fig.texts[0].get_text()
-        # readable on an A4 page: at most ~2.5 times wider than the text block
-        assert fig.get_figwidth() < 18
+        # printed unscaled on an A4 page (6.85 in text block; 3/4 of its height)
+        width, height = fig.get_size_inches()
+        assert width <= 6.85, fig.texts[0].get_text()
+        assert height <= 7.6, fig.texts[0].get_text()
 
 
 def _ink_at_page_edge(pdf: bytes) -> bool:
