@@ -44,6 +44,7 @@ from .tasks import (
 from .uncertainty import (
     blob_plot,
     kendall_tau_violins,
+    rank_percentiles,
     ranking_methods_plot,
     significance_map,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "ordered",
     "podium_plot",
     "rank_blobs_across_tasks",
+    "rank_percentiles",
     "ranking_heatmap",
     "ranking_methods_plot",
     "short_label",

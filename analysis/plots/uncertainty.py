@@ -44,9 +44,27 @@ __all__ = [
     "draw_blobs",
     "draw_significance",
     "kendall_tau_violins",
+    "rank_percentiles",
     "ranking_methods_plot",
     "significance_map",
 ]
+
+
+def rank_percentiles(
+    freq: Mapping[str, float], shares: tuple[float, ...] = (0.025, 0.975)
+) -> list[float | None]:
+    """Percentiles of a rank distribution ({rank: share}) as ranks that occur:
+    for each share, the smallest rank reached or bettered in at least that
+    share of the samples (as the bootstrap rank intervals are). Interpolating
+    between ranks gave "4.025", a rank no sample had."""
+    ranks = sorted((float(r), float(v)) for r, v in freq.items())
+    cumulative = np.cumsum([v for _, v in ranks]) if ranks else np.array([])
+    total = cumulative[-1] if ranks else 0.0
+    out: list[float | None] = []
+    for share in shares:
+        reached = np.flatnonzero(cumulative >= share * total - 1e-9)
+        out.append(ranks[int(reached[0])][0] if ranks and reached.size else None)
+    return out
 
 
 def draw_blobs(
@@ -77,7 +95,10 @@ def draw_blobs(
         faces += [colors[j]] * len(freq)
         summary = summaries[j] if summaries else None
         if summary and summary.get("median") is not None:
-            lines.append([(j, summary["lower"]), (j, summary["upper"])])
+            lower, upper = rank_percentiles(freq) if freq else (None, None)
+            lower = summary["lower"] if lower is None else lower
+            upper = summary["upper"] if upper is None else upper
+            lines.append([(j, lower), (j, upper)])
             medians.append((j, summary["median"]))
     if xs:
         ax.scatter(xs, ys, s=sizes, color=faces, alpha=0.8, linewidths=0, zorder=2)

@@ -582,3 +582,13 @@ def test_target_panels_in_one_row_leave_room_under_the_figure_title(kind):
         if ax.get_title():
             gap = title.y0 - ax.title.get_window_extent(renderer).y1
             assert gap >= 4 * fig.dpi / 72, (ax.get_title(), gap)  # 4 points
+
+
+def test_rank_percentiles_are_ranks_that_occur():
+    # 40 samples: rank 1 once, rank 2 38 times, rank 3 once (as the bootstrap
+    # rank intervals count them); interpolating gave 1.975 and 2.025
+    freq = {"1": 1 / 40, "2": 38 / 40, "3": 1 / 40}
+    assert plots.rank_percentiles(freq) == [1.0, 2.0]
+    # the MSD report's "4.025": 2.5 % of the samples at rank 5 or worse
+    assert plots.rank_percentiles({"3": 0.3, "4": 0.675, "5": 0.025}) == [3.0, 4.0]
+    assert plots.rank_percentiles({}) == [None, None]

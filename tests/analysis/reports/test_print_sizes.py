@@ -11,7 +11,7 @@ from analysis.plots import MIN_PRINT_PT
 from analysis.reports import TitleInfo, build_report_data, render_report_pdf
 from ranking import run_analysis, simulate
 from tests.analysis.plots.conftest import SCHEME, forty_algorithms
-from tests.analysis.reports.pdf_text import overlapping, placed_text
+from tests.analysis.reports.pdf_text import overlapping, page_fill, placed_text
 
 pytestmark = pytest.mark.slow
 
@@ -52,6 +52,24 @@ def test_every_text_prints_at_six_points_or_more(printed):
     small = [(t.page, t.text, round(t.size, 2)) for t in printed]
     small = [s for s in small if s[2] < MIN_PRINT_PT - 0.01]
     assert small == []
+
+
+# the report's text frame on A4 (points from the page's foot): 20 mm top
+# margin, 18 mm bottom margin
+FRAME = {"top": 841.89 - 56.69, "bottom": 51.02}
+SECTION_HEADING_PT = 14  # h1 and the title
+
+
+def test_msd_report_leaves_no_page_half_empty_but_at_a_section_end():
+    pdf = _report(*_msd())
+    fills = page_fill(pdf, **FRAME)
+    texts = list(placed_text(pdf))
+    opens_section = {
+        t.page for t in texts if not t.in_figure and t.size >= SECTION_HEADING_PT
+    }
+    ends = {page - 1 for page in opens_section} | {len(fills)}
+    half_empty = [p for p, fill in enumerate(fills, 1) if fill < 0.5 and p not in ends]
+    assert half_empty == []
 
 
 def test_no_two_texts_of_a_figure_print_over_each_other(printed):
