@@ -332,39 +332,61 @@ def _followed(algs: list[str], rankings: list[Mapping[str, Any]]) -> list[str]:
     return [a for a in algs if a in chosen]
 
 
+# Tied names at a line end stop at this many characters ("A, B +2 more"):
+# the axis leaves room for the longest label at both ends, and three long
+# names squeezed the method columns until their labels touched (RobustMIS).
+END_LABEL_CHARS = 24
+
+
 def _names_by_rank(
     ranking: Mapping[str, Any], algs: list[str], most: int = 3
 ) -> dict[float, str]:
     """The names to write at one end of the lines, one label per rank: tied
-    algorithms share a label ("A, B +2 more" beyond ``most`` names) instead
-    of printing over each other."""
+    algorithms share a label ("A, B +2 more" beyond ``most`` names or
+    END_LABEL_CHARS characters; the first name always) instead of printing
+    over each other."""
     tied: dict[float, list[str]] = {}
     for a in algs:
         if ranking.get(a) is not None:
             tied.setdefault(float(ranking[a]), []).append(short_label(a))
-    return {
-        rank: ", ".join(names[:most])
-        + (f" +{len(names) - most} more" if len(names) > most else "")
-        for rank, names in tied.items()
-    }
+    labels = {}
+    for rank, names in tied.items():
+        shown = names[:1]
+        for name in names[1:most]:
+            if len(", ".join([*shown, name])) > END_LABEL_CHARS:
+                break
+            shown.append(name)
+        rest = len(names) - len(shown)
+        labels[rank] = ", ".join(shown) + (f" +{rest} more" if rest else "")
+    return labels
 
 
 def _room_for_names(
-    fig: Figure, ax, names: list[str], size: float, span: float
-) -> float:
-    """How far (in x data units) the x axis must reach beyond its first and
-    its last column for the names written at both ends of the lines to stay
-    inside the axes, clear of the rank tick labels and the frame: w = n·S /
-    (A − 2n) for names n inches wide, axes A inches wide and S data units of
-    columns."""
+    fig: Figure, ax, ends: tuple[list[str], list[str]], size: float, span: float
+) -> tuple[float, float]:
+    """How far (in x data units) the x axis must reach before its first and
+    beyond its last column for the names written at the two ends of the
+    lines (``ends``: left, right) to stay inside the axes, clear of the rank
+    tick labels and the frame: w = n·S / (A − l − r) for names n inches wide
+    at that end (l, r at the left and right), axes A inches wide and S data
+    units of columns. Each end gets its own room: long tied names at the
+    right squeezed the columns when both ends got the room of the widest."""
     prop = FontProperties(size=size)
-    widest = max(
-        text_to_path.get_text_width_height_descent(name, prop, ismath=False)[0]
-        for name in names
-    )
-    name_inches = widest / 72 + 0.1  # and a little air before the point
+
+    def inches(names: list[str]) -> float:
+        widest = max(
+            (
+                text_to_path.get_text_width_height_descent(n, prop, ismath=False)[0]
+                for n in names
+            ),
+            default=0.0,
+        )
+        return widest / 72 + 0.1  # and a little air before the point
+
+    left, right = (inches(names) for names in ends)
     axes_inches = ax.get_position().width * fig.get_figwidth()
-    return name_inches * span / max(axes_inches - 2 * name_inches, 0.3 * axes_inches)
+    columns = max(axes_inches - left - right, 0.3 * axes_inches)
+    return left * span / columns, right * span / columns
 
 
 @plain_text
@@ -421,9 +443,9 @@ def ranking_methods_plot(
         for y, label in labels.items():
             ax.text(x, y, label, ha=ha, va="center", fontsize=size)
     x_labels(ax, columns, n=10)
-    widest = [label for labels in ends.values() for label in labels.values()]
-    room = _room_for_names(fig, ax, widest, size, span=len(columns) - 0.8)
-    ax.set_xlim(-0.1 - room, len(columns) - 0.9 + room)
+    left, right = (list(labels.values()) for labels in ends.values())
+    room = _room_for_names(fig, ax, (left, right), size, span=len(columns) - 0.8)
+    ax.set_xlim(-0.1 - room[0], len(columns) - 0.9 + room[1])
     ax.set_ylim(m_all + 0.5, 0.5)
     ranks = range(1, m_all + 1, 1 if m_all <= 20 else 5)
     fixed_ticks(ax, "y", list(ranks), [str(r) for r in ranks], grid_alpha=0.3)

@@ -493,6 +493,19 @@ def test_ranking_methods_tied_names_share_one_label():
     assert labels == {1.0: "A", 2.0: "B, C", 4.0: "D, E, F +2 more"}
 
 
+def test_ranking_methods_tied_long_names_stop_at_a_label_length():
+    # RobustMIS: "mis-team-02, mis-team-03, mis-team-04 +2 more" at the right
+    # end squeezed the method columns until their labels touched
+    from analysis.plots.uncertainty import END_LABEL_CHARS, _names_by_rank
+
+    names = [f"mis-team-{i:02d}" for i in range(2, 7)]
+    labels = _names_by_rank(dict.fromkeys(names, 2), names)
+    assert labels == {2.0: "mis-team-02, mis-team-03 +3 more"}
+    assert len("mis-team-02, mis-team-03") <= END_LABEL_CHARS
+    long = "a-very-long-algorithm-name-x"
+    assert _names_by_rank({long: 1, "B": 1}, [long, "B"]) == {1.0: f"{long} +1 more"}
+
+
 def test_ranks_across_tasks_name_the_order_they_use(ideal):
     _, output = ideal
     entry = output["rankings"]["DSC"]

@@ -1,7 +1,7 @@
 """Every text of a report, as printed: at least 6 pt (the figures' font sizes
 times the scale the report places them at), and no two texts of a figure
-printed over each other; for one task of 5 algorithms, the MSD demo and 40
-algorithms x 20 tasks."""
+printed over each other; for one task of 5 algorithms, the MSD and RobustMIS
+demos and 40 algorithms x 20 tasks."""
 
 from __future__ import annotations
 
@@ -37,13 +37,28 @@ def _msd():
     return results, run_analysis(results, scheme).to_json_dict()
 
 
+def _robustmis():
+    from demo import robustmis_cases
+
+    results, _ = robustmis_cases.simulate()
+    return results, run_analysis(results, robustmis_cases.SCHEME).to_json_dict()
+
+
 def _forty_by_twenty():
     return forty_algorithms(n_tasks=20, n_cases=6, seed=4, bootstrap=5)
 
 
-@pytest.fixture(scope="module", params=["5 x 1", "MSD demo", "40 x 20"])
+REPORTS = {
+    "5 x 1": _five_by_one,
+    "MSD demo": _msd,
+    "RobustMIS demo": _robustmis,
+    "40 x 20": _forty_by_twenty,
+}
+
+
+@pytest.fixture(scope="module", params=list(REPORTS))
 def printed(request):
-    make = {"5 x 1": _five_by_one, "MSD demo": _msd, "40 x 20": _forty_by_twenty}
+    make = REPORTS
     return list(placed_text(_report(*make[request.param]())))
 
 
