@@ -7,7 +7,9 @@ Two scenarios: the MSD demo (8 teams, 2 tasks with 10 targets, 2 metrics) and
 analysis is computed once, untimed; each rendering runs in a fresh process so
 its peak memory (max RSS) is its own. Prints wall and CPU seconds (all, and of
 the main process), the wall time expected without other load ("idle": main
-CPU + worker CPU / CPUs), peak MiB, pages and the ratio baseline / now.
+CPU + worker CPU / CPUs), peak MiB, pages, the load average when each
+rendering started (on a shared machine wall time counts the other
+processes, CPU time does not) and the ratio baseline / now.
 Targets (issue 11): MSD <= 5 s, 19 x 10 <= 10 s and <= 500 MB.
 
 Then the command-line form, ``manage.py report`` (start-up, analysis, figures
@@ -167,6 +169,7 @@ def _data(kind: str, directory: Path) -> tuple[Path, Path]:
 
 def _render(csv: Path, out: Path, baseline: str) -> dict[str, float]:
     code = _CHILD.format(root=str(ROOT), csv=str(csv), out=str(out), baseline=baseline)
+    load = os.getloadavg()[0]
     result = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -174,7 +177,7 @@ def _render(csv: Path, out: Path, baseline: str) -> dict[str, float]:
         check=True,
         env={**os.environ, "MPLBACKEND": "Agg"},
     )
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return {**json.loads(result.stdout.strip().splitlines()[-1]), "load": load}
 
 
 def _idle(row: dict[str, float]) -> float:
@@ -205,6 +208,7 @@ def _command(tree: Path, csv: Path, scheme: Path, pdf: Path) -> dict[str, float]
     args += ["--scheme", str(scheme), "--output", str(pdf)]
     env = {**os.environ, "MPLBACKEND": "Agg"}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
+    load = os.getloadavg()[0]
     wall = time.perf_counter()
     process = subprocess.Popen(args, cwd=tree, env=env, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
@@ -220,6 +224,9 @@ def _command(tree: Path, csv: Path, scheme: Path, pdf: Path) -> dict[str, float]
         "peak": usage.ru_maxrss / 1024,
         "pages": len(PdfReader(io.BytesIO(data)).pages),
         "bytes": len(data),
+        # a shared machine's wall time counts the other processes: the load
+        # when the command started says how much (CPU time does not)
+        "load": load,
     }
 
 
@@ -240,6 +247,7 @@ _COLUMNS: dict[str, tuple[int, Callable[[dict[str, float]], str]]] = {
     "peak MiB": (9, lambda r: f"{r['peak']:.0f}"),
     "pages": (6, lambda r: f"{r['pages']:d}"),
     "MB": (6, lambda r: f"{r['bytes'] / 1e6:.1f}"),
+    "load": (5, lambda r: f"{r['load']:.1f}"),
 }
 
 
@@ -259,7 +267,7 @@ def _bench_command(directory: Path) -> None:
     trees = {"before": _commit_tree(CLI_BASELINE_COMMIT, directory), "now": ROOT}
     print(f"\nmanage.py report (analysis included); before = {CLI_BASELINE_COMMIT}")
     print(_machine())
-    columns = ["wall s", "CPU s", "peak MiB", "pages", "MB"]
+    columns = ["wall s", "CPU s", "peak MiB", "pages", "MB", "load"]
     _print_header(columns)
     for label, kind in CLI_SCENARIOS.items():
         csv, scheme = _scenario(kind, directory)

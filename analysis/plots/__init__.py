@@ -6,7 +6,10 @@ output dict (contract §3) and the long results table. Every function returns a
 
 from ._fitted import fitted_pdf
 from ._style import (
+    MIN_PRINT_PT,
     OKABE_ITO,
+    PRINT_HEIGHT,
+    PRINT_WIDTH,
     algorithm_colors,
     figure_pdf,
     figure_png,
@@ -26,6 +29,7 @@ from .assessment import (
 )
 from .tasks import (
     MIN_TASKS_FOR_SIMILARITY,
+    algorithms_per_figure,
     bootstrap_blobs_per_algorithm,
     bootstrap_blobs_per_task,
     consensus_order,
@@ -35,18 +39,24 @@ from .tasks import (
     task_dendrogram,
     task_distances,
     task_network,
+    tasks_per_figure,
 )
 from .uncertainty import (
     blob_plot,
     kendall_tau_violins,
+    rank_percentiles,
     ranking_methods_plot,
     significance_map,
 )
 
 __all__ = [
+    "MIN_PRINT_PT",
     "MIN_TASKS_FOR_SIMILARITY",
     "OKABE_ITO",
+    "PRINT_HEIGHT",
+    "PRINT_WIDTH",
     "algorithm_colors",
+    "algorithms_per_figure",
     "axis_labels",
     "blob_plot",
     "bootstrap_blobs_per_algorithm",
@@ -61,6 +71,7 @@ __all__ = [
     "ordered",
     "podium_plot",
     "rank_blobs_across_tasks",
+    "rank_percentiles",
     "ranking_heatmap",
     "ranking_methods_plot",
     "short_label",
@@ -74,4 +85,5 @@ __all__ = [
     "task_matrix",
     "task_network",
     "task_targets",
+    "tasks_per_figure",
 ]

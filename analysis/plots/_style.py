@@ -23,8 +23,11 @@ from matplotlib.figure import Figure
 from ._ticks import fix_automatic_ticks, fixed_ticks, place_axis_labels
 
 __all__ = [
+    "MIN_PRINT_PT",
     "OKABE_ITO",
     "PLAIN_TEXT",
+    "PRINT_HEIGHT",
+    "PRINT_WIDTH",
     "algorithm_colors",
     "figure_pdf",
     "figure_png",
@@ -67,6 +70,17 @@ _BUILD = {**PLAIN_TEXT, "axes.titley": 1.0}
 LABEL_CHARS = 32  # longer names are shortened in figures (tables show them whole)
 FIT_PAD = 0.06  # inches of white space around the outermost text
 PDF_METADATA = {"Creator": None, "Producer": None, "CreationDate": None}
+
+# The report prints a figure in the text frame of an A4 page (18 mm margins:
+# 6.85 in wide; a figure at most 3/4 of the frame's 10.2 in height) and
+# scales a larger one down to it, its text with it. Figures are laid out to
+# fit that slot as drawn (less some room for the margins fit_to_text adds),
+# so their text prints at the size it is set in, never below MIN_PRINT_PT:
+# more items mean narrower columns, more figures or fewer drawn, not a
+# figure shrunk on the page.
+PRINT_WIDTH = 6.4  # inches
+PRINT_HEIGHT = 7.2
+MIN_PRINT_PT = 6.0
 
 # Set while a figure is built for :func:`._fitted.fitted_pdf`, which fits the
 # page around the text as it draws (fit_to_text would cost a second drawing).
@@ -218,12 +232,13 @@ def algorithm_colors(algorithms: Sequence[str]) -> dict[str, str]:
 
 
 def label_size(n: int) -> float:
-    """Tick-label font size for ``n`` labels on one axis (readable at 40)."""
+    """Tick-label font size for ``n`` labels on one axis of at most
+    PRINT_WIDTH (readable at 60: rotated labels 7.5 pt apart)."""
     if n <= 10:
         return 9.0
     if n <= 25:
         return 7.5
-    return 6.5
+    return 6.5 if n <= 45 else MIN_PRINT_PT
 
 
 def ordered(
@@ -240,8 +255,29 @@ def ordered(
 
 
 def axis_width(n: int, *, per_item: float = 0.32, minimum: float = 5.0) -> float:
-    """Figure width (inches) for ``n`` categories on the x axis."""
-    return max(minimum, 1.2 + per_item * n)
+    """Figure width (inches) for ``n`` categories on the x axis: ``per_item``
+    each, up to the PRINT_WIDTH the report prints unscaled."""
+    return min(PRINT_WIDTH, max(minimum, 1.2 + per_item * n))
+
+
+def square_side(m: int, *, most: float) -> float:
+    """Side (inches) of a square of m × m cells: 0.14 in a cell, at most
+    ``most`` (the printed width), and from 30 rows down to 7 pt a row
+    (6.5 pt labels) so that two such squares share a page."""
+    return min(most, max(3.2, 1.0 + 0.14 * m), max(3.9, 0.1 * m))
+
+
+def print_height(height: float, *, outside: float = 0.0) -> float:
+    """A figure height (inches) capped at the PRINT_HEIGHT of the report, less
+    ``outside``: what its text adds below or above the figure (long rotated
+    tick labels)."""
+    return min(PRINT_HEIGHT - outside, height)
+
+
+def panels_per_figure(cols: int, panel_height: float, *, extra: float = 0.8) -> int:
+    """How many panels of ``panel_height`` inches in ``cols`` columns fit one
+    figure of at most PRINT_HEIGHT (``extra``: its title and legend)."""
+    return cols * max(1, int((PRINT_HEIGHT - extra) // panel_height))
 
 
 def x_labels(ax, labels: Sequence[str], *, n: int | None = None) -> list:

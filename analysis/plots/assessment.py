@@ -24,6 +24,7 @@ from ranking import case_ranks
 
 from ._paths import add_bars, add_lines
 from ._style import (
+    PRINT_WIDTH,
     algorithm_colors,
     axis_width,
     finite_limits,
@@ -33,6 +34,7 @@ from ._style import (
     ordered,
     plain_text,
     short_label,
+    square_side,
     x_labels,
 )
 from ._ticks import fixed_ticks
@@ -406,7 +408,7 @@ def ranking_heatmap(
     algs = ordered(ranks, top_k=top_k)
     m = len(algs)
     x = task_matrix(results, task=task, metric=metric, algorithms=algs, target=target)
-    size = max(3.2, 1.0 + 0.16 * m)
+    size = square_side(m, most=PRINT_WIDTH - 1.2)
     fig = new_figure(size + 1.0, size)
     ax = fig.add_subplot()
     image = draw_heatmap(ax, x, algs, higher_is_better=higher_is_better)
@@ -442,13 +444,15 @@ def target_grid(
     m = len(ordered(targets[names[0]]["ranks"], top_k=top_k))
     cols = min(len(names), 2 if m <= 10 and kind != "podium" else 1)
     rows = -(-len(names) // cols)
+    room = PRINT_WIDTH / cols  # each column's share of the printed width
     if kind == "dot_box":
-        panel = (axis_width(m, per_item=0.22, minimum=3.2), 2.6)
+        panel = (min(room, axis_width(m, per_item=0.22, minimum=3.2)), 2.6)
     elif kind == "podium":
-        panel = (axis_width(m, per_item=0.4, minimum=3.4), 3.6)
+        panel = (min(room, axis_width(m, per_item=0.4, minimum=3.4)), 3.6)
     else:
-        side = max(2.6, 0.9 + 0.15 * m)
-        panel = (side + (0.6 if kind == "heatmap" else 0.0), side)
+        bar = 0.6 if kind == "heatmap" else 0.0
+        side = min(room - bar, max(2.6, 0.9 + 0.15 * m))
+        panel = (side + bar, side)
     fig = new_figure(cols * panel[0], rows * panel[1] + 0.5)
     wspace = {"heatmap": 1.0, "significance": 1.0}.get(kind, 0.45)
     # room above the first row for the figure title and the panel titles

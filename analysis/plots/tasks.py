@@ -21,6 +21,8 @@ from ranking import spearman_footrule
 
 from ._paths import add_bars
 from ._style import (
+    OKABE_ITO,
+    PRINT_WIDTH,
     algorithm_colors,
     axis_width,
     fit_to_text,
@@ -28,6 +30,7 @@ from ._style import (
     new_figure,
     ordered,
     palette,
+    panels_per_figure,
     plain_text,
     short_label,
 )
@@ -40,6 +43,7 @@ MIN_TASKS_FOR_SIMILARITY = 3
 
 __all__ = [
     "MIN_TASKS_FOR_SIMILARITY",
+    "algorithms_per_figure",
     "bootstrap_blobs_per_algorithm",
     "bootstrap_blobs_per_task",
     "consensus_order",
@@ -48,7 +52,16 @@ __all__ = [
     "task_dendrogram",
     "task_distances",
     "task_network",
+    "tasks_per_figure",
 ]
+
+# Panel heights (inches) of the grids across tasks; with PRINT_HEIGHT they
+# decide how many panels one figure holds (the report splits larger grids).
+ALGORITHM_PANEL_HEIGHT = 2.0
+TASK_PANEL_HEIGHT = 2.1
+STACKED_PANEL_HEIGHT = 1.8
+STACKED_COLUMNS = 4
+LEGEND_COLUMNS = 5
 
 
 def consensus_order(
@@ -69,12 +82,9 @@ def consensus_order(
     return ordered(means, top_k=top_k)
 
 
-def _grid(n: int) -> tuple[int, int]:
-    cols = min(n, 5 if n > 12 else 4)
-    return math.ceil(n / cols), cols
-
-
-def _grid_layout(fig: Figure, rows: int, *, bottom: float = 0.0) -> None:
+def _grid_layout(
+    fig: Figure, rows: int, *, bottom: float = 0.0, hspace: float = 1.1
+) -> None:
     """Fixed margins for panel grids (``tight_layout`` is slow with 40 panels),
     then the figure is fitted around its text."""
     height = fig.get_figheight()
@@ -83,7 +93,7 @@ def _grid_layout(fig: Figure, rows: int, *, bottom: float = 0.0) -> None:
         right=0.98,
         top=1 - 0.8 / height,
         bottom=(0.45 + bottom) / height,
-        hspace=1.1 if rows > 1 else 0.2,
+        hspace=hspace if rows > 1 else 0.2,
         wspace=0.35,
     )
     fit_to_text(fig)
@@ -167,9 +177,10 @@ def bootstrap_blobs_per_algorithm(
         key_block, top_k=top_k, only=only
     )
     names = list(tasks)
-    cols = min(len(algs), 4 if len(names) <= 8 else 3 if len(names) <= 14 else 2)
+    cols = min(len(algs), _algorithm_columns(len(names)))
     rows = math.ceil(len(algs) / cols)
-    fig = new_figure(cols * max(2.2, 0.2 * len(names) + 1.0), rows * 2.4 + 0.6)
+    width = min(max(2.2, 0.2 * len(names) + 1.0), PRINT_WIDTH / cols)
+    fig = new_figure(cols * width, rows * ALGORITHM_PANEL_HEIGHT + 0.6)
     panels = [(short_label(a), [tasks[t]["bootstrap"][a] for t in names]) for a in algs]
     _blob_grid(
         fig, cols, panels, columns=names, colors=colors, max_rank=m_all, small=True
@@ -177,6 +188,32 @@ def bootstrap_blobs_per_algorithm(
     fig.suptitle(title or "Bootstrap ranks per algorithm across tasks", fontsize=10)
     _grid_layout(fig, rows)
     return fig
+
+
+def _algorithm_columns(n_tasks: int) -> int:
+    """Columns of per-algorithm panels: fewer, wider ones for more tasks."""
+    return 4 if n_tasks <= 8 else 3 if n_tasks <= 14 else 2
+
+
+def _task_columns(m: int) -> int:
+    """Columns of per-task panels: fewer, wider ones for more algorithms."""
+    return 3 if m <= 10 else 2 if m <= 20 else 1
+
+
+def algorithms_per_figure(n_tasks: int, kind: str = "per_algorithm") -> int:
+    """Per-algorithm panels (``kind`` "per_algorithm" or "stacked") that fit
+    one printed figure for ``n_tasks`` tasks."""
+    if kind == "stacked":
+        legend = 0.25 * math.ceil(n_tasks / LEGEND_COLUMNS) + 0.3
+        return panels_per_figure(
+            STACKED_COLUMNS, STACKED_PANEL_HEIGHT, extra=1.0 + legend
+        )
+    return panels_per_figure(_algorithm_columns(n_tasks), ALGORITHM_PANEL_HEIGHT)
+
+
+def tasks_per_figure(m: int) -> int:
+    """Per-task panels that fit one printed figure for ``m`` algorithms."""
+    return panels_per_figure(_task_columns(m), TASK_PANEL_HEIGHT)
 
 
 def _blob_grid(
@@ -224,10 +261,10 @@ def bootstrap_blobs_per_task(
     algs = consensus_order(key_block, top_k=top_k)
     colors = algorithm_colors(algs)
     m_all = _ranked_count(all_tasks)
-    cols = min(len(tasks), 3 if len(algs) <= 10 else 2 if len(algs) <= 20 else 1)
+    cols = min(len(tasks), _task_columns(len(algs)))
     rows = math.ceil(len(tasks) / cols)
-    width = axis_width(len(algs), per_item=0.2, minimum=3.0)
-    fig = new_figure(cols * width, rows * max(2.6, 1.2 + 0.06 * m_all) + 0.6)
+    width = min(axis_width(len(algs), per_item=0.2, minimum=3.0), PRINT_WIDTH / cols)
+    fig = new_figure(cols * width, rows * TASK_PANEL_HEIGHT + 0.6)
     panels = [
         (short_label(name, 40), [block["bootstrap"][a] for a in algs])
         for name, block in tasks.items()
@@ -254,9 +291,17 @@ def stacked_frequency_plot(
         key_block, top_k=top_k, only=only
     )
     names = list(tasks)
-    rows, cols = _grid(len(algs))
-    fig = new_figure(cols * min(3.2, max(2.4, 0.1 * m_all + 1.2)), rows * 2.0 + 1.0)
+    cols = min(len(algs), STACKED_COLUMNS)
+    rows = math.ceil(len(algs) / cols)
+    fig = new_figure(
+        cols * PRINT_WIDTH / STACKED_COLUMNS, rows * STACKED_PANEL_HEIGHT + 1.0
+    )
     axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, sharey=True).ravel())
+    top = 0.0  # the highest stack: the shared y axis ends just above it
+    step = 1 if m_all <= 8 else 5 if m_all <= 30 else 10
+    ticks = (
+        [1, *range(step, m_all + 1, step)] if step > 1 else list(range(1, m_all + 1))
+    )
     rank_axis = np.arange(1, m_all + 1)
     # the x range bar() would autoscale to (bars of width 0.9, 5 % margins)
     span = m_all - 0.1
@@ -276,11 +321,16 @@ def stacked_frequency_plot(
             ]
             groups.append((color, bars))
             base += heights
+        top = max(top, float(base.max()))
         add_bars(ax, groups)
         ax.set_xlim(*xlim)
         ax.set_title(short_label(a), fontsize=8)
         ax.tick_params(labelsize=6)
-        ax.set_ylim(0, 1)
+        fixed_ticks(ax, "x", ticks, [str(r) for r in ticks], size=6)
+    # spread over many ranks, the stacks are low: an axis up to 1 left the
+    # panels looking empty at 40 algorithms
+    axes[0].set_ylim(0, min(1.0, math.ceil(top * 10.5) / 10) if top > 0 else 1.0)
+    axes[0].set_ylabel("share of samples", fontsize=6)
     for ax in axes[len(algs) :]:
         ax.set_visible(False)
     handles = [Patch(facecolor=color, edgecolor="none") for color in colors]
@@ -288,12 +338,12 @@ def stacked_frequency_plot(
         handles,
         [short_label(x) for x in names],
         loc="lower center",
-        ncol=min(len(names), 5),
+        ncol=min(len(names), LEGEND_COLUMNS),
         fontsize=label_size(len(names)),
         frameon=False,
     )
     fig.suptitle(title or "Bootstrap rank frequencies, stacked by task", fontsize=10)
-    _grid_layout(fig, rows, bottom=0.25 * math.ceil(len(names) / 5) + 0.3)
+    _grid_layout(fig, rows, bottom=0.25 * math.ceil(len(names) / LEGEND_COLUMNS) + 0.3)
     return fig
 
 
@@ -396,46 +446,126 @@ def task_network(key_block: Mapping[str, Any], *, title: str | None = None) -> F
                 linewidth=0.3 + 3.5 * s**2,
                 zorder=1,
             )
-    colors = algorithm_colors(algs)
-    winners: dict[str, str] = {}
-    for i, t in enumerate(names):
-        ranks = tasks[t]["ranks"]
-        first = [
-            a
-            for a, r in ranks.items()
-            if r == min(v for v in ranks.values() if v is not None)
-        ]
-        face = colors[first[0]] if len(first) == 1 else "white"
-        if len(first) == 1:
-            winners[first[0]] = face
-        ax.scatter([xs[i]], [ys[i]], s=220, color=face, edgecolors="black", zorder=2)
-        ax.annotate(
-            short_label(t),
-            (xs[i], ys[i]),
-            xytext=(0, 9),
-            textcoords="offset points",
-            ha="center",
-            va="bottom",
-            fontsize=label_size(n),
-            zorder=3,
+    winners = [_winner(tasks[t]["ranks"]) for t in names]
+    styles = _winner_styles([a for a in algs if a in set(winners)])
+    ax.set_xlim(-1.25, 1.25)
+    ax.set_ylim(-1.25, 1.25)
+    ax.set_aspect("equal")
+    ax.apply_aspect()
+    for i, winner in enumerate(winners):
+        face, marker = styles.get(winner, ("white", "o"))
+        ax.scatter(
+            [xs[i]],
+            [ys[i]],
+            s=220,
+            color=face,
+            marker=marker,
+            edgecolors="black",
+            zorder=2,
         )
-    for a, face in sorted(winners.items()):
+    _label_nodes(fig, ax, [short_label(t) for t in names], xy, size=label_size(n))
+    for a, (face, marker) in styles.items():
         ax.scatter(
             [],
             [],
             s=60,
             color=face,
+            marker=marker,
             edgecolors="black",
             label=f"winner: {short_label(a)}",
         )
-    ax.scatter([], [], s=60, color="white", edgecolors="black", label="tied winners")
+    if None in winners:
+        ax.scatter(
+            [], [], s=60, color="white", edgecolors="black", label="tied winners"
+        )
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False)
-    ax.set_xlim(-1.25, 1.25)
-    ax.set_ylim(-1.25, 1.25)
-    ax.set_aspect("equal")
     ax.axis("off")
     fig.suptitle(
         title or "Network of tasks (position and edge width: ranking similarity)",
         fontsize=10,
     )
     return fit_to_text(fig)
+
+
+def _winner(ranks: Mapping[str, float | None]) -> str | None:
+    """The task's only first-ranked algorithm; None when several tie."""
+    best = min(v for v in ranks.values() if v is not None)
+    first = [a for a, r in ranks.items() if r == best]
+    return first[0] if len(first) == 1 else None
+
+
+# Winner markers beyond the eight colours: colour and shape together keep
+# up to 40 winners apart (a viridis shade per algorithm did not).
+_MARKERS = "osD^v<>p"
+
+
+def _winner_styles(winners: list[str]) -> dict[str, tuple[str, str]]:
+    """(colour, marker) per winning algorithm, in the given order."""
+    colours = [c for c in OKABE_ITO if c != "#000000"]
+    return {
+        a: (colours[i % len(colours)], _MARKERS[(i // len(colours)) % len(_MARKERS)])
+        for i, a in enumerate(winners)
+    }
+
+
+# Where a node's name may go (offset in points, alignment), in order of
+# preference: above, below, right, left, then the diagonals.
+_LABEL_SPOTS = (
+    ((0, 10), "center", "bottom"),
+    ((0, -10), "center", "top"),
+    ((10, 0), "left", "center"),
+    ((-10, 0), "right", "center"),
+    ((8, 8), "left", "bottom"),
+    ((-8, 8), "right", "bottom"),
+    ((8, -8), "left", "top"),
+    ((-8, -8), "right", "top"),
+)
+_NODE_RADIUS = 8.5  # points: a marker of area 220 pt²
+
+
+def _spot_box(node, spot, width: float, height: float) -> tuple[float, ...]:
+    """(x0, y0, x1, y1) in points of a name written at ``spot`` of ``node``."""
+    (dx, dy), ha, va = spot
+    x = node[0] + dx - {"left": 0, "center": width / 2, "right": width}[ha]
+    y = node[1] + dy - {"bottom": 0, "center": height / 2, "top": height}[va]
+    return x, y, x + width, y + height
+
+
+def _clash(box, other) -> float:
+    """Overlap area of two boxes (points²)."""
+    w = min(box[2], other[2]) - max(box[0], other[0])
+    h = min(box[3], other[3]) - max(box[1], other[1])
+    return max(w, 0.0) * max(h, 0.0)
+
+
+def _label_nodes(fig: Figure, ax, labels: list[str], xy: np.ndarray, *, size: float):
+    """Write each node's name where it clashes least with the names written
+    before and with the nodes (above it when that is free): close tasks had
+    their names printed over each other."""
+    position = ax.get_position()
+    inches = min(
+        position.width * fig.get_figwidth(), position.height * fig.get_figheight()
+    )
+    per_unit = inches * 72 / 2.5  # points per data unit (limits ±1.25, equal)
+    nodes = [(x * per_unit, y * per_unit) for x, y in xy]
+    taken = [
+        (x - _NODE_RADIUS, y - _NODE_RADIUS, x + _NODE_RADIUS, y + _NODE_RADIUS)
+        for x, y in nodes
+    ]
+    for label, node, (x, y) in zip(labels, nodes, xy, strict=True):
+        width, height = 0.6 * size * len(label), 0.8 * size
+        boxes = [_spot_box(node, spot, width, height) for spot in _LABEL_SPOTS]
+        costs = [sum(_clash(b, t) for t in taken) for b in boxes]
+        best = int(np.argmin(costs))
+        taken.append(boxes[best])
+        (dx, dy), ha, va = _LABEL_SPOTS[best]
+        ax.annotate(
+            label,
+            (x, y),
+            xytext=(dx, dy),
+            textcoords="offset points",
+            ha=ha,
+            va=va,
+            fontsize=size,
+            zorder=3,
+        )

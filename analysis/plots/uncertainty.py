@@ -21,6 +21,7 @@ from matplotlib.textpath import text_to_path
 from ._paths import add_lines
 from ._style import (
     NOT_SIGNIFICANT,
+    PRINT_WIDTH,
     SIGNIFICANT,
     algorithm_colors,
     axis_width,
@@ -30,7 +31,9 @@ from ._style import (
     ordered,
     palette,
     plain_text,
+    print_height,
     short_label,
+    square_side,
     x_labels,
 )
 from ._ticks import fixed_ticks
@@ -41,9 +44,27 @@ __all__ = [
     "draw_blobs",
     "draw_significance",
     "kendall_tau_violins",
+    "rank_percentiles",
     "ranking_methods_plot",
     "significance_map",
 ]
+
+
+def rank_percentiles(
+    freq: Mapping[str, float], shares: tuple[float, ...] = (0.025, 0.975)
+) -> list[float | None]:
+    """Percentiles of a rank distribution ({rank: share}) as ranks that occur:
+    for each share, the smallest rank reached or bettered in at least that
+    share of the samples (as the bootstrap rank intervals are). Interpolating
+    between ranks gave "4.025", a rank no sample had."""
+    ranks = sorted((float(r), float(v)) for r, v in freq.items())
+    cumulative = np.cumsum([v for _, v in ranks]) if ranks else np.array([])
+    total = cumulative[-1] if ranks else 0.0
+    out: list[float | None] = []
+    for share in shares:
+        reached = np.flatnonzero(cumulative >= share * total - 1e-9)
+        out.append(ranks[int(reached[0])][0] if ranks and reached.size else None)
+    return out
 
 
 def draw_blobs(
@@ -58,8 +79,11 @@ def draw_blobs(
 ) -> None:
     """Blobs at (column, rank) with area ∝ share; median cross and 95 % line.
     Column names are sized for their number and rotated beyond six; ``small``:
-    every label at 6 pt, names rotated (panels of a grid)."""
-    scale = 260.0 if len(columns) <= 10 else 120.0
+    every label at 6 pt, names rotated (panels of a grid). A blob of share 1
+    is about as wide as its column (at most 260 pt²)."""
+    fig = ax.get_figure(root=True)
+    column = ax.get_position().width * fig.get_figwidth() * 72 / max(len(columns), 1)
+    scale = min(260.0, 1.2 * column**2)
     # One artist per layer (blobs, lines, medians) for all columns, in column
     # order: what a scatter and a line per column draw, at a fraction of the
     # cost of creating and drawing dozens of artists.
@@ -71,7 +95,10 @@ def draw_blobs(
         faces += [colors[j]] * len(freq)
         summary = summaries[j] if summaries else None
         if summary and summary.get("median") is not None:
-            lines.append([(j, summary["lower"]), (j, summary["upper"])])
+            lower, upper = rank_percentiles(freq) if freq else (None, None)
+            lower = summary["lower"] if lower is None else lower
+            upper = summary["upper"] if upper is None else upper
+            lines.append([(j, lower), (j, upper)])
             medians.append((j, summary["median"]))
     if xs:
         ax.scatter(xs, ys, s=sizes, color=faces, alpha=0.8, linewidths=0, zorder=2)
@@ -145,7 +172,7 @@ def blob_figure(
     """One axes of rank blobs, a column per algorithm in its colour, sized for
     the number of algorithms and of ranks (the blob plots of Figs. 5 and 16)."""
     colors = algorithm_colors(algs)
-    fig = new_figure(axis_width(len(algs)), max(3.5, 1.5 + 0.12 * max_rank))
+    fig = new_figure(axis_width(len(algs)), print_height(1.5 + 0.12 * max_rank))
     ax = fig.add_subplot()
     draw_blobs(
         ax,
@@ -261,7 +288,7 @@ def significance_map(
         raise ValueError("the task has no significance map (targets or combined)")
     algs = ordered(task_block["ranks"], top_k=top_k)
     m = len(algs)
-    size = max(3.0, 1.0 + 0.16 * m)
+    size = square_side(m, most=PRINT_WIDTH - 1.0)
     fig = new_figure(size, size)
     ax = fig.add_subplot()
     draw_significance(ax, task_block, algs)
@@ -283,39 +310,83 @@ def _alternative_label(alt: Mapping[str, Any], several_metrics: bool) -> str:
     return label + (" = registered" if alt.get("registered") else "")
 
 
+# Beyond this many algorithms, 40 coloured lines could not be followed: the
+# best FOLLOWED_TOP and the FOLLOWED_MOVERS whose rank changes most across
+# the methods are drawn in colour and named, the rest as thin grey lines.
+FOLLOWED_MOST = 15
+FOLLOWED_TOP = 10
+FOLLOWED_MOVERS = 5
+
+
+def _followed(algs: list[str], rankings: list[Mapping[str, Any]]) -> list[str]:
+    """The algorithms drawn in colour and named, in ``algs`` order."""
+    if len(algs) <= FOLLOWED_MOST:
+        return algs
+
+    def spread(a: str) -> float:
+        ranks = [float(r[a]) for r in rankings if r.get(a) is not None]
+        return max(ranks) - min(ranks) if ranks else 0.0
+
+    rest = sorted(algs[FOLLOWED_TOP:], key=lambda a: (-spread(a), algs.index(a)))
+    chosen = set(algs[:FOLLOWED_TOP]) | set(rest[:FOLLOWED_MOVERS])
+    return [a for a in algs if a in chosen]
+
+
+# Tied names at a line end stop at this many characters ("A, B +2 more"):
+# the axis leaves room for the longest label at both ends, and three long
+# names squeezed the method columns until their labels touched (RobustMIS).
+END_LABEL_CHARS = 24
+
+
 def _names_by_rank(
     ranking: Mapping[str, Any], algs: list[str], most: int = 3
 ) -> dict[float, str]:
     """The names to write at one end of the lines, one label per rank: tied
-    algorithms share a label ("A, B +2 more" beyond ``most`` names) instead
-    of printing over each other."""
+    algorithms share a label ("A, B +2 more" beyond ``most`` names or
+    END_LABEL_CHARS characters; the first name always) instead of printing
+    over each other."""
     tied: dict[float, list[str]] = {}
     for a in algs:
         if ranking.get(a) is not None:
             tied.setdefault(float(ranking[a]), []).append(short_label(a))
-    return {
-        rank: ", ".join(names[:most])
-        + (f" +{len(names) - most} more" if len(names) > most else "")
-        for rank, names in tied.items()
-    }
+    labels = {}
+    for rank, names in tied.items():
+        shown = names[:1]
+        for name in names[1:most]:
+            if len(", ".join([*shown, name])) > END_LABEL_CHARS:
+                break
+            shown.append(name)
+        rest = len(names) - len(shown)
+        labels[rank] = ", ".join(shown) + (f" +{rest} more" if rest else "")
+    return labels
 
 
 def _room_for_names(
-    fig: Figure, ax, names: list[str], size: float, span: float
-) -> float:
-    """How far (in x data units) the x axis must reach beyond its first and
-    its last column for the names written at both ends of the lines to stay
-    inside the axes, clear of the rank tick labels and the frame: w = n·S /
-    (A − 2n) for names n inches wide, axes A inches wide and S data units of
-    columns."""
+    fig: Figure, ax, ends: tuple[list[str], list[str]], size: float, span: float
+) -> tuple[float, float]:
+    """How far (in x data units) the x axis must reach before its first and
+    beyond its last column for the names written at the two ends of the
+    lines (``ends``: left, right) to stay inside the axes, clear of the rank
+    tick labels and the frame: w = n·S / (A − l − r) for names n inches wide
+    at that end (l, r at the left and right), axes A inches wide and S data
+    units of columns. Each end gets its own room: long tied names at the
+    right squeezed the columns when both ends got the room of the widest."""
     prop = FontProperties(size=size)
-    widest = max(
-        text_to_path.get_text_width_height_descent(name, prop, ismath=False)[0]
-        for name in names
-    )
-    name_inches = widest / 72 + 0.1  # and a little air before the point
+
+    def inches(names: list[str]) -> float:
+        widest = max(
+            (
+                text_to_path.get_text_width_height_descent(n, prop, ismath=False)[0]
+                for n in names
+            ),
+            default=0.0,
+        )
+        return widest / 72 + 0.1  # and a little air before the point
+
+    left, right = (inches(names) for names in ends)
     axes_inches = ax.get_position().width * fig.get_figwidth()
-    return name_inches * span / max(axes_inches - 2 * name_inches, 0.3 * axes_inches)
+    columns = max(axes_inches - left - right, 0.3 * axes_inches)
+    return left * span / columns, right * span / columns
 
 
 @plain_text
@@ -338,23 +409,32 @@ def ranking_methods_plot(
     columns = ["registered scheme", *[_alternative_label(a, several) for a in alts]]
     rankings = [task_block["ranks"], *[a["ranks"] for a in alts]]
     algs = ordered(task_block["ranks"], top_k=top_k)
-    colors = algorithm_colors(algs)
+    followed = _followed(algs, rankings)
+    colors = algorithm_colors(followed)
     m_all = len(task_block["ranks"])
-    fig = new_figure(2.5 + 0.75 * len(columns), max(3.0, 1.2 + 0.17 * m_all))
+    width = min(PRINT_WIDTH, 2.5 + 0.75 * len(columns))
+    # the method names below, rotated, take up to an inch and a half
+    fig = new_figure(width, print_height(1.2 + 0.17 * m_all, outside=1.5))
     ax = fig.add_subplot()
     xs = np.arange(len(columns))
     styles = ["-", "--", ":", "-."]
     size = label_size(m_all)
-    for j, a in enumerate(algs):
+    for a in algs:
         ys = [np.nan if r.get(a) is None else float(r[a]) for r in rankings]
-        ax.plot(
-            xs,
-            ys,
-            marker="o",
-            markersize=3,
-            color=colors[a],
-            linestyle=styles[(j // 8) % len(styles)],
-        )
+        if a in colors:
+            j = followed.index(a)
+            ax.plot(
+                xs,
+                ys,
+                marker="o",
+                markersize=3,
+                color=colors[a],
+                linestyle=styles[(j // 8) % len(styles)],
+                zorder=3,
+            )
+        else:  # the rest: context, unnamed
+            ax.plot(xs, ys, color="0.8", linewidth=0.6, zorder=2)
+    algs = followed
     ends = {
         (xs[0] - 0.08, "right"): _names_by_rank(rankings[0], algs),
         (xs[-1] + 0.08, "left"): _names_by_rank(rankings[-1], algs),
@@ -363,9 +443,9 @@ def ranking_methods_plot(
         for y, label in labels.items():
             ax.text(x, y, label, ha=ha, va="center", fontsize=size)
     x_labels(ax, columns, n=10)
-    widest = [label for labels in ends.values() for label in labels.values()]
-    room = _room_for_names(fig, ax, widest, size, span=len(columns) - 0.8)
-    ax.set_xlim(-0.1 - room, len(columns) - 0.9 + room)
+    left, right = (list(labels.values()) for labels in ends.values())
+    room = _room_for_names(fig, ax, (left, right), size, span=len(columns) - 0.8)
+    ax.set_xlim(-0.1 - room[0], len(columns) - 0.9 + room[1])
     ax.set_ylim(m_all + 0.5, 0.5)
     ranks = range(1, m_all + 1, 1 if m_all <= 20 else 5)
     fixed_ticks(ax, "y", list(ranks), [str(r) for r in ranks], grid_alpha=0.3)

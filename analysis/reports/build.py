@@ -44,11 +44,10 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-# Podiums are cut to the best k; panel grids are split into figures of at most
-# this many panels, so each stays readable on a page.
+# Podiums are cut to the best k; panel grids are split into figures of as
+# many panels as fit a printed page (plots.tasks_per_figure and
+# plots.algorithms_per_figure), so their text keeps its size.
 PODIUM_TOP_K = 10
-PANELS_PER_FIGURE = 12
-TASK_PANELS_PER_FIGURE = 6
 
 _BOX = (
     "Each dot is one case (jittered sideways); the box spans the quartiles with"
@@ -80,7 +79,8 @@ CAPTIONS: dict[str, str] = {
     " parallel lines mean the ranking does not depend on the method. “="
     " registered” marks the alternative that repeats the registered scheme;"
     " tied algorithms are named together at a line end (“+k more” counts the"
-    " rest).",
+    " rest). Beyond 15 algorithms the best 10 and the 5 whose rank changes most"
+    " are drawn in colour and named, the others as thin grey lines.",
     "across": "Blob area ∝ share of tasks in which the algorithm reached that"
     " rank; × = median rank over tasks, line = 2.5–97.5 % percentiles.",
     "per_task": "One panel per task: bootstrap rank blobs of every algorithm"
@@ -393,6 +393,9 @@ def _task_figures(
     hib = metric_higher_is_better(scheme, key) if per_metric else True
     targets = block.get("targets") or {}
     where = {"key": key, "task": task}
+    # the figure's own title names its task (and ranking key): a page torn
+    # out of the report still says what it shows
+    name = f"{plots.short_label(task, 40)} ({key})"
     if targets:
         _target_figures(
             out, results, key=key, task=task, targets=targets, hib=hib, top_k=top_k
@@ -404,14 +407,18 @@ def _task_figures(
             )
         if block.get("significance"):
             out.add(
-                lambda: plots.significance_map(block, top_k=top_k),
+                lambda: plots.significance_map(
+                    block, top_k=top_k, title=f"{name}: significance map"
+                ),
                 title="Significance map",
                 caption=CAPTIONS["significance"],
                 **where,
             )
     if block.get("bootstrap"):
         out.add(
-            lambda: plots.blob_plot(block, top_k=top_k),
+            lambda: plots.blob_plot(
+                block, top_k=top_k, title=f"{name}: bootstrap rank distribution"
+            ),
             title="Blob plot of bootstrap ranks"
             + (" (task ranking)" if targets else ""),
             caption=CAPTIONS["blob"],
@@ -421,6 +428,7 @@ def _task_figures(
             lambda: plots.kendall_tau_violins(
                 {task: block.get("kendall_tau_quantiles")},
                 summaries={task: block.get("kendall_tau")},
+                title=f"{name}: ranking stability (Kendall's τ)",
             ),
             title="Violin plot of Kendall's τ",
             caption=CAPTIONS["violin"],
@@ -428,7 +436,9 @@ def _task_figures(
         )
     if block.get("audit", {}).get("alternatives"):
         out.add(
-            lambda: plots.ranking_methods_plot(block, top_k=top_k),
+            lambda: plots.ranking_methods_plot(
+                block, top_k=top_k, title=f"{name}: ranks across ranking methods"
+            ),
             title="Ranks across ranking methods",
             caption=CAPTIONS["methods"],
             **where,
@@ -456,7 +466,7 @@ def _task_set_figures(
     )
     if all(block.get("bootstrap") for block in tasks.values()):
         algorithms = plots.consensus_order(entry, top_k=top_k)
-        task_parts = _chunks(list(tasks), TASK_PANELS_PER_FIGURE)
+        task_parts = _chunks(list(tasks), plots.tasks_per_figure(len(algorithms)))
         for i, part in enumerate(task_parts):
             suffix = f" ({i + 1} of {len(task_parts)})" if len(task_parts) > 1 else ""
             out.add(
@@ -467,7 +477,6 @@ def _task_set_figures(
                 caption=CAPTIONS["per_task"],
                 **where,
             )
-        alg_parts = _chunks(algorithms, PANELS_PER_FIGURE)
         for kind, draw, title in (
             (
                 "per_algorithm",
@@ -476,6 +485,8 @@ def _task_set_figures(
             ),
             ("stacked", plots.stacked_frequency_plot, "Stacked rank frequencies"),
         ):
+            per_figure = plots.algorithms_per_figure(len(tasks), kind)
+            alg_parts = _chunks(algorithms, per_figure)
             for i, part in enumerate(alg_parts):
                 suffix = f" ({i + 1} of {len(alg_parts)})" if len(alg_parts) > 1 else ""
                 out.add(

@@ -411,6 +411,127 @@ READABLE_ITEMS = 12  # list items shown in a table cell before "… and n more"
 SHARE_CODES = frozenset({"missing_cases", "unstable_winner"})
 
 
+# Deviations of one kind and severity in one task are one row of the report
+# from this many on (RobustMIS: 20 near-identical rows of missing cases).
+GROUP_DEVIATIONS_FROM = 3
+
+
+@dataclass(frozen=True)
+class DeviationRow:
+    """A row of the report's deviations table: one deviation, or ``count``
+    of one kind and severity in one task."""
+
+    severity: str
+    code: str
+    message: str
+    registered: str
+    observed: str
+    count: int = 1
+
+
+def deviation_rows(deviations: Sequence[Deviation]) -> list[DeviationRow]:
+    """The deviations as table rows, in their order; those of one code and
+    severity in one task grouped into one row from GROUP_DEVIATIONS_FROM on
+    (at the place of the first), each one's distinguishing part kept."""
+    groups: dict[tuple[str, str, str | None], list[Deviation]] = {}
+    for d in deviations:
+        groups.setdefault((d.severity, d.code, d.task), []).append(d)
+    rows = []
+    for d in deviations:
+        group = groups[(d.severity, d.code, d.task)]
+        if d.task is None or len(group) < GROUP_DEVIATIONS_FROM:
+            rows.append(_deviation_row(d))
+        elif d is group[0]:
+            rows.append(_grouped_row(group))
+    return rows
+
+
+def _deviation_row(d: Deviation) -> DeviationRow:
+    observed = "; ".join(
+        t
+        for t in (deviation_value_text(d.code, d.observed), readable(d.evidence))
+        if t != "–"
+    )
+    return DeviationRow(
+        d.severity,
+        d.code,
+        d.message,
+        deviation_value_text(d.code, d.registered),
+        observed or "–",
+    )
+
+
+def _missing_counts(group: list[Deviation]) -> str | None:
+    """Missing cases of several algorithms in one task, compactly: per metric
+    (and target) the algorithms with their number of missing cases; None
+    unless every deviation's evidence says all that."""
+    keys = {"algorithm", "metric", "missing", "cases"}
+    if not all(
+        isinstance(d.evidence, Mapping) and keys <= d.evidence.keys() for d in group
+    ):
+        return None
+    parts: dict[tuple[str, str, int], list[str]] = {}
+    for d in group:
+        e = d.evidence
+        where = (str(e["metric"]), str(e.get("target") or ""), int(e["cases"]))
+        parts.setdefault(where, []).append(f"{e['algorithm']} {e['missing']}")
+    return "; ".join(
+        f"{metric}{f', target {target}' if target else ''} (of {cases} cases): "
+        + ", ".join(counts)
+        for (metric, target, cases), counts in parts.items()
+    )
+
+
+def _common_start(texts: list[str]) -> str:
+    """The longest beginning all ``texts`` share (character by character)."""
+    first, last = min(texts), max(texts)
+    size = next(
+        (i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b),
+        min(len(first), len(last)),
+    )
+    return first[:size]
+
+
+def _grouped_row(group: list[Deviation]) -> DeviationRow:
+    """One row for deviations of one kind in one task: missing cases as
+    counts per algorithm; others by what their messages say after their
+    common beginning ("Task X, MI " …): that beginning once, then each rest."""
+    messages = [d.message for d in group]
+    counts = _missing_counts(group) if group[0].code == "missing_cases" else None
+    if counts is not None:
+        message = (
+            f"Task {group[0].task}: {len(group)} results without some cases, missing"
+            f" cases per algorithm: {counts}."
+        )
+    else:
+        common = _common_start(messages)
+        common = common[: common.rfind(" ") + 1] if " " in common else ""
+        rests = [m[len(common) :].rstrip(".") for m in messages]
+        message = f"{len(group)} findings: {common}" + "; ".join(rests) + "."
+    values = sorted(
+        {d.observed for d in group if d.observed is not None}, key=lambda v: str(v)
+    )
+    if values and all(isinstance(v, int | float) for v in values):
+        low, high = min(values), max(values)
+        code = group[0].code
+        observed = deviation_value_text(code, low) + (
+            f" to {deviation_value_text(code, high)}" if high != low else ""
+        )
+    else:
+        observed = readable(values) if values else "–"
+    registered = {repr(d.registered) for d in group}
+    return DeviationRow(
+        group[0].severity,
+        group[0].code,
+        message,
+        deviation_value_text(group[0].code, group[0].registered)
+        if len(registered) == 1
+        else "various",
+        observed,
+        count=len(group),
+    )
+
+
 def deviation_value_text(code: str, value: Any) -> str:
     """A deviation's registered or observed value as readers see it: a share
     as a percentage ("25.0 %", not 0.25), anything else :func:`readable`."""
@@ -456,7 +577,19 @@ def _alternative_name(alt: Mapping[str, Any]) -> str:
     return f"{name} of {alt['metric']}"
 
 
-def _scheme_sentences(where: str, block: Mapping[str, Any]) -> list[str]:
+def _is_metric(key: str, alternatives: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the ranking key is one of the metrics the alternatives use
+    (a combined ranking of several metrics is not)."""
+    return any(alt["metric"] == key for alt in alternatives)
+
+
+def _scheme_sentences(
+    where: str, block: Mapping[str, Any], key: str | None = None
+) -> list[str]:
+    """What the alternative schemes change. A metric's ranking (``key``) is
+    also compared with the alternatives of the scheme's other metrics (the
+    metric is one of the choices a ranking is sensitive to, seed 002): those
+    sentences say that another metric, not only another method, was used."""
     alternatives = (block.get("audit") or {}).get("alternatives") or []
     if not alternatives:
         return []
@@ -467,6 +600,8 @@ def _scheme_sentences(where: str, block: Mapping[str, Any]) -> list[str]:
             continue
         alt_winners, alt_podium = _first(alt["ranks"]), _first(alt["ranks"], 3)
         name = _alternative_name(alt)
+        if key is not None and alt["metric"] != key and _is_metric(key, alternatives):
+            name += f" (another metric than {key}, not only another method)"
         if alt_winners != winners:
             out.append(
                 f"{where}: under {name} the winner would be"
@@ -533,7 +668,7 @@ def audit_findings(
         where = f"Task {entry.task} ({entry.key})"
         missing = out.scheme_of(entry.task).get("missing") or {}
         rule = readable(missing.get("policy", "none"))
-        sentences += _scheme_sentences(where, entry.block)
+        sentences += _scheme_sentences(where, entry.block, entry.key)
         sentences += _withholding_sentences(where, entry.block, rule)
     for d in deviations:
         if d.code == "selective_submission_suspected":

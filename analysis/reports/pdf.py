@@ -28,7 +28,6 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
-    KeepTogether,
     PageBreak,
     PageTemplate,
     Paragraph,
@@ -38,6 +37,7 @@ from reportlab.platypus import (
 )
 
 from analysis.output import AnalysisOutput
+from analysis.plots import MIN_PRINT_PT, rank_percentiles
 from registry.numbers import number_text, percent_text
 from registry.pdf_style import a4_page, load_fonts
 
@@ -47,12 +47,19 @@ from .data import (
     ReportData,
     ReportFigure,
     audit_findings,
-    deviation_value_text,
+    deviation_rows,
     readable,
 )
-from .vector import REFERENCE, FigurePage, figure_page, form_head
+from .vector import REFERENCE, FigurePage, figure_page, form_head, smallest_text
 
 __all__ = ["EXPLORATORY_BANNER", "render_report_pdf"]
+
+# The ranking table's column of challengeR's bootstrap summary: its own kind
+# of interval, named so it is not read as one more rank confidence interval.
+BOOTSTRAP_RANKS_HEAD = (
+    "bootstrap ranks: median [2.5 %, 97.5 %] of the ranks the scheme gives on"
+    " each bootstrap sample"
+)
 
 EXPLORATORY_BANNER = "NOT PRE-REGISTERED — exploratory analysis"
 NO_DEVIATIONS = "No deviations from the registered design were found."
@@ -168,6 +175,55 @@ class FigureSlot(Flowable):
         self.canv.transform(sx, 0, 0, sy, -sx * x0, -sy * y0)
         self.canv.doForm(name)
         self.canv.restoreState()
+
+
+# A figure that does not fit the rest of a page may shrink to fit it, down
+# to this share of its size and never below 6 pt of printed text, rather
+# than leave the rest of the page empty (the MSD report had 12 pages less
+# than half used).
+SHRINK_TO_FIT = 0.7
+FIGURE_GAP = 2 * mm
+
+
+def _gains(rank: Any, withheld: Sequence[Any]) -> bool:
+    """Whether some withheld rank is better than ``rank`` (unknown: yes,
+    so that the row is shown)."""
+    if rank is None:
+        return True
+    return any(r is None or r < rank for r in withheld)
+
+
+class FigureBlock(Flowable):
+    """A figure with its caption below, kept together: at its size where it
+    fits, else shrunk to the space left down to ``least`` of its size (its
+    text stays ≥ MIN_PRINT_PT), else on the next page."""
+
+    def __init__(self, slot: FigureSlot, caption: Paragraph, least: float) -> None:
+        super().__init__()
+        self.slot = slot
+        self.caption = caption
+        self.least = least
+        self.full = (slot.width, slot.height)
+        self.caption_height = 0.0
+
+    def wrap(self, available_width, available_height):
+        self.caption_height = self.caption.wrap(available_width, available_height)[1]
+        width, height = self.full
+        room = available_height - FIGURE_GAP - self.caption_height
+        scale = 1.0 if room >= height else room / height
+        if scale < self.least:
+            scale = 1.0  # does not fit: the frame moves it to the next page
+        self.slot.width, self.slot.height = width * scale, height * scale
+        self.width = available_width
+        self.height = FIGURE_GAP + self.slot.height + self.caption_height
+        return self.width, self.height
+
+    def split(self, available_width, available_height):
+        return []
+
+    def draw(self) -> None:
+        self.slot.drawOn(self.canv, 0, self.caption_height)
+        self.caption.drawOn(self.canv, 0, 0)
 
 
 class _Heading(Paragraph):
@@ -350,27 +406,15 @@ class _Builder:
                 ),
                 Spacer(1, 2 * mm),
             )
+            grouped = deviation_rows(deviations)
             rows = [["Severity / code", "Message", "Registered", "Observed / evidence"]]
             rows += [
-                [
-                    f"{d.severity} {d.code}",
-                    d.message,
-                    deviation_value_text(d.code, d.registered),
-                    "; ".join(
-                        t
-                        for t in (
-                            deviation_value_text(d.code, d.observed),
-                            readable(d.evidence),
-                        )
-                        if t != "–"
-                    )
-                    or "–",
-                ]
-                for d in deviations
+                [f"{r.severity} {r.code}", r.message, r.registered, r.observed]
+                for r in grouped
             ]
             colours = [
-                (i + 1, _SEVERITY_COLOURS.get(d.severity, "#FFFFFF"))
-                for i, d in enumerate(deviations)
+                (i + 1, _SEVERITY_COLOURS.get(r.severity, "#FFFFFF"))
+                for i, r in enumerate(grouped)
             ]
             self.add(
                 _table(rows, [1.9, 3.6, 1.1, 2.4], total=self.width, colours=colours)
@@ -462,25 +506,33 @@ class _Builder:
             ):
                 self.add(self.image(index, figure))
 
-    def image(self, index: int, figure: ReportFigure) -> KeepTogether:
+    def image(self, index: int, figure: ReportFigure) -> FigureBlock:
         scale = min(1.0, self.width / figure.width, 0.75 * self.height / figure.height)
-        slot = FigureSlot(
-            index, self.figure_pages[index], figure.width * scale, figure.height * scale
-        )
+        page = self.figure_pages[index]
+        slot = FigureSlot(index, page, figure.width * scale, figure.height * scale)
         caption = (
             f"{figure.title}. {figure.caption}" if figure.caption else figure.title
         )
-        return KeepTogether([Spacer(1, 2 * mm), slot, _p(caption, "caption")])
+        printed = smallest_text(page) * scale
+        least = max(SHRINK_TO_FIT, MIN_PRINT_PT / printed if printed else 1.0)
+        return FigureBlock(slot, _p(caption, "caption"), min(1.0, least))
 
     def ranking_table(self, block: Mapping[str, Any], *, what: str) -> None:
-        """Rank, score and one interval column per registered rank_ci method;
-        a cell is marked † where the rank lies outside the interval."""
+        """Rank, score, one interval column per registered rank_ci method and,
+        with a bootstrap, challengeR's summary of the bootstrap ranks: each
+        column names the kind of its interval (one table, so no algorithm has
+        two unnamed intervals on one page); a cell is marked † where the rank
+        lies outside the interval."""
         ci = block.get("rank_ci") or {}
+        boot = block.get("bootstrap") or {}
         head = ["Rank", "Algorithm", "Score"]
         widths = [0.5, 1.6, 0.9]
         for method in ci:
             meaning = RANK_CI_MEANINGS.get(method, "")
             head.append(f"{method}: {meaning}" if meaning else method)
+            widths.append(1.5)
+        if boot:
+            head.append(BOOTSTRAP_RANKS_HEAD)
             widths.append(1.5)
         rows = [head]
         ranks = block["ranks"]
@@ -494,45 +546,45 @@ class _Builder:
                     cell += " †"
                     outside = True
                 row.append(cell)
+            if boot:
+                b = boot.get(a) or {}
+                lower, upper = rank_percentiles(b.get("freq") or {})
+                spread = _interval(lower, upper)
+                row.append(f"{_fmt(b.get('median'))} {spread}")
             rows.append(row)
         self.add(_table(rows, widths, total=self.width))
-        if ci:
-            level = _fmt(1 - (self.alpha or 0.05))
-            note = (
-                f"Rank intervals of the {what} at level {level}, one per method"
-                " registered; each is an individual interval for one algorithm,"
-                " not a simultaneous one for all algorithms."
-            )
-            if outside:
-                note += (
-                    " † The rank lies outside this interval: the interval concerns"
-                    " another ranking than the one ranked here (mean scores for the"
-                    " bootstrap kinds, pairwise tests for the others), so it need"
-                    " not contain the registered rank."
-                )
-            self.add(_p(note, "caption"))
+        if ci or boot:
+            self.add(_p(self._interval_note(ci, boot, what, outside), "caption"))
 
-    def bootstrap_table(self, block: Mapping[str, Any]) -> None:
-        boot = block.get("bootstrap") or {}
-        if not boot:
-            return
-        rows = [["Rank", "Algorithm", "Median bootstrap rank", "2.5 %", "97.5 %"]]
-        ranks = block["ranks"]
-        for a in sorted(ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)):
-            b = boot.get(a) or {}
-            rows.append([ranks[a], a, b.get("median"), b.get("lower"), b.get("upper")])
-        self.add(
-            _p(
-                "Bootstrap ranks (challengeR's summary): median and 2.5/97.5 %"
-                " percentiles of each algorithm's rank over the bootstrap samples.",
-                "caption",
-            ),
-            _table(rows, [0.5, 1.6, 1, 0.7, 0.7], total=0.75 * self.width),
+    def _interval_note(
+        self, ci: Mapping[str, Any], boot: Mapping[str, Any], what: str, outside: bool
+    ) -> str:
+        level = _fmt(1 - (self.alpha or 0.05))
+        note = (
+            f"Rank intervals of the {what} at level {level}, one per method"
+            " registered; each is an individual interval for one algorithm,"
+            " not a simultaneous one for all algorithms."
+            if ci
+            else ""
         )
+        if boot:
+            note += (
+                " The last column summarises the ranks the registered scheme gives"
+                " on each bootstrap sample (challengeR's blob plot below): median"
+                " and 2.5 / 97.5 % percentiles, each the smallest rank that this"
+                " share of the samples reach or better; it describes stability, not a"
+                " confidence interval, and may differ from the intervals before it."
+            )
+        if outside:
+            note += (
+                " † The rank lies outside this interval: the interval concerns"
+                " another ranking than the one ranked here (mean scores for the"
+                " bootstrap kinds, pairwise tests for the others), so it need"
+                " not contain the registered rank."
+            )
+        return note.strip()
 
     def stability(self, block: Mapping[str, Any]) -> None:
-        self.add(_p("Stability", "h3"))
-        self.bootstrap_table(block)
         parts = []
         if block.get("winner_stability") is not None:
             parts.append(
@@ -554,8 +606,8 @@ class _Builder:
                 f" {_fmt(loo['kendall_tau'].get('min'))}, winner stability"
                 f" {percent_text(loo.get('winner_stability'))}."
             )
-        for text in parts:
-            self.add(_p(text))
+        if parts:
+            self.add(_p("Stability", "h3"), *(_p(text) for text in parts))
 
     def tasks(self) -> None:
         self.add(PageBreak())
@@ -680,16 +732,31 @@ class _Builder:
             head += [f"withheld {p} % ({label})" for p in percents]
         rows = [head]
         ranks = block["ranks"]
+        steady = []  # no withholding improves their rank: one line, not a row each
         for a in sorted(ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)):
-            row = [a, ranks[a]]
-            for _, table in policies:
-                row += [table.get(a, {}).get(p) for p in percents]
-            rows.append(row)
+            withheld = [t.get(a, {}).get(p) for _, t in policies for p in percents]
+            if not _gains(ranks[a], withheld):
+                steady.append(a)
+                continue
+            rows.append([a, ranks[a], *withheld])
         self.add(
             Spacer(1, 2 * mm),
             _p("Selective submission: rank after withholding the worst cases", "h3"),
-            _table(rows, [1.6, 0.6] + [0.9] * (len(head) - 2), total=self.width),
         )
+        if len(rows) > 1:
+            self.add(
+                _table(rows, [1.6, 0.6] + [0.9] * (len(head) - 2), total=self.width)
+            )
+        if steady:
+            self.add(
+                _p(
+                    f"{len(steady)} of {len(ranks)} algorithms improve their rank"
+                    " by none of these withholdings"
+                    + (" (not listed above)" if len(rows) > 1 else "")
+                    + f": {', '.join(steady)}.",
+                    "caption",
+                )
+            )
 
     # -- checklist, appendix ---------------------------------------------
     def checklist(self) -> None:

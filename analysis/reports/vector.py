@@ -15,14 +15,24 @@ rewrites the whole report afterwards.
 from __future__ import annotations
 
 import itertools
+import math
 import re
+import zlib
 from dataclasses import dataclass
 
-__all__ = ["REFERENCE", "FigurePage", "figure_page", "figure_size", "form_head"]
+__all__ = [
+    "REFERENCE",
+    "FigurePage",
+    "figure_page",
+    "figure_size",
+    "form_head",
+    "smallest_text",
+]
 
 REFERENCE = re.compile(rb"\b(\d+) 0 R\b")  # an indirect reference
 _STREAM = re.compile(rb">>\s*stream\r?\n")
 _XREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+_FONT_SIZE = re.compile(rb"/F\d+ ([\d.]+) Tf")  # matplotlib's text: size, no scaling
 
 
 @dataclass(frozen=True)
@@ -122,3 +132,15 @@ def form_head(page: FigurePage) -> bytes:
         % (box, page.resources)
         + head[2:].lstrip()
     )
+
+
+def smallest_text(page: FigurePage) -> float:
+    """The smallest font size (points) the figure's page sets; inf without
+    text. Matplotlib sets each text's size with ``Tf`` and turns it with
+    ``cm`` (no scaling), so the size set is the size drawn."""
+    head, tail = page.objects[page.contents]
+    stream = tail.split(b"stream", 1)[1].lstrip(b"\r\n").rsplit(b"endstream", 1)[0]
+    if b"/FlateDecode" in head:
+        stream = zlib.decompressobj().decompress(stream)
+    sizes = [float(m[1]) for m in _FONT_SIZE.finditer(stream)]
+    return min(sizes, default=math.inf)

@@ -238,13 +238,16 @@ def test_dendrogram_and_network_need_three_tasks(ideal):
             draw(two)
 
 
-def test_blob_plot_with_forty_algorithms_labels_all_and_scales_width(forty):
+def test_blob_plot_with_forty_algorithms_labels_all_within_the_printed_width(forty):
+    # 14 inches wide, it was printed at half size: 3-4 pt labels
     block = forty[1]["rankings"]["DSC"]["tasks"]["T01"]
     fig = plots.blob_plot(block)
-    labels = [t.get_text() for t in plots.axis_labels(fig.axes[0], "x")]
+    labels = plots.axis_labels(fig.axes[0], "x")
     assert len(labels) == 40
-    assert fig.get_figwidth() > 8
-    assert plots.axis_labels(fig.axes[0], "x")[0].get_rotation() == 60
+    assert fig.get_figwidth() <= plots.PRINT_WIDTH + 0.45  # what fitting adds
+    assert min(t.get_fontsize() for t in labels) >= plots.MIN_PRINT_PT
+    assert labels[0].get_rotation() == 60
+    assert _overlapping_texts(fig) == []
 
 
 def test_blob_plot_top_k_keeps_best_algorithms(forty):
@@ -333,11 +336,7 @@ def test_plots_do_not_import_pyplot():
 def test_report_figures_across_twenty_tasks_and_forty_algorithms_are_unclipped(
     forty_by_twenty,
 ):
-    from analysis.reports.build import (
-        PANELS_PER_FIGURE,
-        TASK_PANELS_PER_FIGURE,
-        _chunks,
-    )
+    from analysis.reports.build import _chunks
 
     entry = forty_by_twenty[1]["rankings"]["DSC"]
     algorithms = plots.consensus_order(entry)
@@ -350,19 +349,25 @@ def test_report_figures_across_twenty_tasks_and_forty_algorithms_are_unclipped(
         plots.task_dendrogram(entry),
         plots.task_network(entry),
         plots.bootstrap_blobs_per_task(
-            entry, only=_chunks(tasks, TASK_PANELS_PER_FIGURE)[0]
+            entry, only=_chunks(tasks, plots.tasks_per_figure(len(algorithms)))[0]
         ),
         plots.bootstrap_blobs_per_algorithm(
-            entry, only=_chunks(algorithms, PANELS_PER_FIGURE)[0]
+            entry,
+            only=_chunks(algorithms, plots.algorithms_per_figure(len(tasks)))[0],
         ),
         plots.stacked_frequency_plot(
-            entry, only=_chunks(algorithms, PANELS_PER_FIGURE)[0]
+            entry,
+            only=_chunks(
+                algorithms, plots.algorithms_per_figure(len(tasks), "stacked")
+            )[0],
         ),
     ]
     for fig in figures:
         assert _clipped_texts(fig) == [], fig.texts[0].get_text()
-        # readable on an A4 page: at most ~2.5 times wider than the text block
-        assert fig.get_figwidth() < 18
+        # printed unscaled on an A4 page (6.85 in text block; 3/4 of its height)
+        width, height = fig.get_size_inches()
+        assert width <= 6.85, fig.texts[0].get_text()
+        assert height <= 7.6, fig.texts[0].get_text()
 
 
 def _ink_at_page_edge(pdf: bytes) -> bool:
@@ -488,6 +493,19 @@ def test_ranking_methods_tied_names_share_one_label():
     assert labels == {1.0: "A", 2.0: "B, C", 4.0: "D, E, F +2 more"}
 
 
+def test_ranking_methods_tied_long_names_stop_at_a_label_length():
+    # RobustMIS: "mis-team-02, mis-team-03, mis-team-04 +2 more" at the right
+    # end squeezed the method columns until their labels touched
+    from analysis.plots.uncertainty import END_LABEL_CHARS, _names_by_rank
+
+    names = [f"mis-team-{i:02d}" for i in range(2, 7)]
+    labels = _names_by_rank(dict.fromkeys(names, 2), names)
+    assert labels == {2.0: "mis-team-02, mis-team-03 +3 more"}
+    assert len("mis-team-02, mis-team-03") <= END_LABEL_CHARS
+    long = "a-very-long-algorithm-name-x"
+    assert _names_by_rank({long: 1, "B": 1}, [long, "B"]) == {1.0: f"{long} +1 more"}
+
+
 def test_ranks_across_tasks_name_the_order_they_use(ideal):
     _, output = ideal
     entry = output["rankings"]["DSC"]
@@ -577,3 +595,13 @@ def test_target_panels_in_one_row_leave_room_under_the_figure_title(kind):
         if ax.get_title():
             gap = title.y0 - ax.title.get_window_extent(renderer).y1
             assert gap >= 4 * fig.dpi / 72, (ax.get_title(), gap)  # 4 points
+
+
+def test_rank_percentiles_are_ranks_that_occur():
+    # 40 samples: rank 1 once, rank 2 38 times, rank 3 once (as the bootstrap
+    # rank intervals count them); interpolating gave 1.975 and 2.025
+    freq = {"1": 1 / 40, "2": 38 / 40, "3": 1 / 40}
+    assert plots.rank_percentiles(freq) == [1.0, 2.0]
+    # the MSD report's "4.025": 2.5 % of the samples at rank 5 or worse
+    assert plots.rank_percentiles({"3": 0.3, "4": 0.675, "5": 0.025}) == [3.0, 4.0]
+    assert plots.rank_percentiles({}) == [None, None]

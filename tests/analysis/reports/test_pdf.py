@@ -272,6 +272,36 @@ def test_rank_outside_its_interval_is_marked_and_explained(ideal_run):
     assert "not a simultaneous one for all algorithms" in text
 
 
+def _fmt(x) -> str:
+    from analysis.reports.pdf import _fmt as fmt
+
+    return fmt(x)
+
+
+def test_each_interval_of_a_task_is_in_one_table_with_its_kind_named(ideal_run):
+    # p. 3 of the 40 x 20 report: "A40 [1, 2]" in the ranking table and
+    # "1 – 3" in a second, bootstrap table, with nothing saying which is which
+    from analysis.reports.pdf import BOOTSTRAP_RANKS_HEAD
+
+    results, output = ideal_run
+    block = output["rankings"]["DSC"]["tasks"]["Brain"]
+    pages = pdf_pages(render_report_pdf(_data((results, output))))
+    text = " ".join(pages)
+    assert "Median bootstrap rank" not in text  # no second table
+    assert text.count(BOOTSTRAP_RANKS_HEAD[:40]) == len(
+        output["rankings"]["DSC"]["tasks"]
+    )
+    from analysis.plots import rank_percentiles
+
+    boot = block["bootstrap"]["A1"]
+    lower, upper = rank_percentiles(boot["freq"])
+    lo, hi = block["rank_ci"]["bootstrap"]["A1"]
+    row = f"1 A1 {_fmt(block['scores']['A1'])} [{_fmt(lo)}, {_fmt(hi)}]"
+    assert f"{row} [" in text  # the next interval follows in the same row
+    assert f"{_fmt(boot['median'])} [{_fmt(lower)}, {_fmt(upper)}]" in text
+    assert "describes stability, not a confidence interval" in text
+
+
 def test_figure_pdf_is_cut_into_the_objects_its_page_uses():
     import io
 
@@ -443,6 +473,20 @@ def test_no_page_ends_with_a_heading(ideal_run):
             )
             # nor a task's heading and its "20 test cases, …" line
             assert not last.endswith(("5 algorithms.", "into the task ranking."))
+
+
+def test_selective_submission_lists_only_who_gains_and_names_the_rest(ideal_run):
+    # 40 rows a task filled 23 pages of the 40 x 20 report's audit
+    _, output = ideal_run
+    changed = copy.deepcopy(output)
+    for block in changed["rankings"]["DSC"]["tasks"].values():
+        selective = block["audit"]["selective_submission"]
+        selective["registered_policy"]["A3"]["20"] = 1  # A3 would gain
+    text = " ".join(pdf_pages(render_report_pdf(_data(ideal_run, output=changed))))
+    assert text.count("withheld 20 % (ignored) A3 3 3 3 1 3 3 3") == 3
+    listed = "4 of 5 algorithms improve their rank by none of these withholdings"
+    assert text.count(f"{listed} (not listed above): A1, A2, A4, A5.") == 3
+    assert "A1 1 1 1 2" not in text  # the row of an algorithm that cannot gain
 
 
 def _luminance(hex_colour: str) -> float:
