@@ -158,6 +158,9 @@ def test_embargoed_result_appears_from_its_public_day(client, three, monkeypatch
             f"{day.isoformat()}T00:00:00Z"
         )
     }
+    sitemap = client.get("/sitemap-results-1.xml").content.decode()
+    assert f"<loc>{_page(embargoed, 1)}</loc>" in sitemap
+    assert f"<lastmod>{day.isoformat()}</lastmod>" in sitemap
     relations = datacite_json(citation_record(version))["relatedIdentifiers"]
     assert {
         "relatedIdentifier": _page(embargoed, 1),
@@ -182,3 +185,33 @@ def test_registered_version_is_supplemented_by_its_current_public_result(three):
         record = citation_record(hidden.versions.get())
         assert record.supplemented_by == ()
         assert "IsSupplementedBy" not in datacite_xml(record).decode()
+
+
+SM = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+
+
+@pytest.mark.django_db
+def test_sitemap_lists_the_public_results_pages_never_embargoed(
+    client, three, settings
+):
+    public, embargoed, unpublished, _day = three
+    settings.SITEMAP_PAGE_SIZE = 2  # three public publications: two files
+    index = etree.fromstring(client.get("/sitemap.xml").content)
+    files = [e.text for e in index.iterfind(".//s:loc", SM)]
+    assert files[-2:] == [f"{SITE}/sitemap-results-{n}.xml" for n in (1, 2)]
+    pages, modified = [], []
+    for n in (1, 2):
+        response = client.get(f"/sitemap-results-{n}.xml")
+        assert response.status_code == 200
+        urlset = etree.fromstring(response.content)
+        pages += [e.text for e in urlset.iterfind(".//s:loc", SM)]
+        modified += [e.text for e in urlset.iterfind(".//s:lastmod", SM)]
+    assert pages == [_page(public, n) for n in (1, 2, 3)]
+    assert modified == [
+        p.created.date().isoformat() for p in public.publications.order_by("pk")
+    ]
+    assert client.get("/sitemap-results-3.xml").status_code == 404
+    for hidden in (embargoed, unpublished):
+        assert not any(hidden.identifier in page for page in pages)
+    for page in pages:  # each listed page answers anonymously
+        assert client.get(page.removeprefix(SITE)).status_code == 200
