@@ -2,8 +2,9 @@
 
 Public means published and past its embargo (``public_from`` empty or not
 after today, UTC). Everything anonymous readers reach — the results pages,
-their downloads and figures, the API, the statistics, and (helper "cite") the
-OAI-PMH records, the sitemap and DataCite's IsSupplementedBy — goes through
+their downloads and figures, the API, the statistics, the OAI-PMH records
+(`oai_sources.PublishedResults`), the sitemap (`crawl.results_sitemap`) and
+DataCite's IsSupplementedBy (`citation.citation_record`) — goes through
 :func:`published_results`, so an embargoed or unpublished analysis is not
 reachable by any id.
 """
