@@ -303,8 +303,9 @@ def result_datacite_json(publication: Publication) -> dict[str, Any]:
         f"of the analysis output (JSON): {publication.output_sha256}; "
         f"of the report (PDF): {publication.report_sha256}."
     )
+    what = "An exploratory analysis" if publication.exploratory else "The results"
     description = (
-        f"{kind} of the challenge “{design.title}”, publication "
+        f"{what} of the challenge “{design.title}”, publication "
         f"{publication.number} of {design.identifier}: rankings, rank intervals "
         "and every deviation from the registered design (version "
         f"{design.version}, SHA-256 {design.sha256})."
