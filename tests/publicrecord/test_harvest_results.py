@@ -215,3 +215,34 @@ def test_sitemap_lists_the_public_results_pages_never_embargoed(
         assert not any(hidden.identifier in page for page in pages)
     for page in pages:  # each listed page answers anonymously
         assert client.get(page.removeprefix(SITE)).status_code == 200
+
+
+@pytest.mark.django_db
+def test_embargoed_correction_changes_nothing_public_before_its_day(
+    client, site, call, organizer, chair
+):
+    registration, run = analysed(call, organizer, chair, name="Corrected later")
+    publish_analysis(run=run, actor=organizer)
+    rerun = start_analysis(results=run.results, actor=organizer)
+    day = timezone.now().date() + dt.timedelta(days=10)
+    publish_analysis(
+        run=AnalysisRun.objects.get(pk=rerun.pk),
+        actor=organizer,
+        supersedes=1,
+        note="Corrected seed.",
+        public_from=day,
+    )
+    version = registration.versions.get()
+    assert citation_record(version).supplemented_by == (_page(registration, 1),)
+    root = oai(
+        client,
+        verb="GetRecord",
+        metadataPrefix="oai_datacite",
+        identifier=_id(registration, 2),
+    )
+    assert error(root)[0] == "idDoesNotExist"
+    listed = oai(client, verb="ListIdentifiers", metadataPrefix="oai_dc", set="results")
+    assert [e.text for e in listed.iter(f"{{{OAI}}}identifier")] == [
+        _id(registration, 1)
+    ]
+    assert _page(registration, 2) not in client.get("/sitemap-results-1.xml").text
