@@ -26,7 +26,9 @@ from config.site import absolute_url
 from registry.models import Registration, RegistrationVersion
 from registry.search import listing_facts
 
-from .models import FrozenCitation, ResearcherProfile
+from .models import FrozenCitation, Publication, ResearcherProfile
+from .results import page_url
+from .selectors import current_results, is_public, public_since
 
 NAMESPACE = "http://datacite.org/schema/kernel-4"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
@@ -77,6 +79,8 @@ class CitationRecord:
     call_title: str
     subjects: tuple[str, ...]
     doi: str = ""
+    # pages of the current public results judged against this version
+    supplemented_by: tuple[str, ...] = ()
 
 
 def display_name(given: str, family: str, username: str) -> str:
@@ -170,6 +174,9 @@ def citation_record(version: RegistrationVersion) -> CitationRecord:
         call_title=one_line(document.get("call", {}).get("title", "")),
         subjects=tuple(one_line(s) for s in (*facts.categories, *facts.modalities)),
         doi=doi,
+        supplemented_by=tuple(
+            absolute_url(page_url(p)) for p in current_results().filter(version=version)
+        ),
     )
 
 
@@ -184,6 +191,12 @@ def _related(record: CitationRecord) -> list[dict[str, str]]:
         related.append((record.previous_url, "IsNewVersionOf"))
     if record.next_url:
         related.append((record.next_url, "IsPreviousVersionOf"))
+    related += [(url, "IsSupplementedBy") for url in record.supplemented_by]
+    return _url_relations(related)
+
+
+def _url_relations(related: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """DataCite relatedIdentifiers of (URL, relationType) pairs."""
     return [
         {"relatedIdentifier": url, "relatedIdentifierType": "URL", "relationType": r}
         for url, r in related
@@ -209,6 +222,10 @@ def _datacite_creator(creator: Creator) -> dict[str, Any]:
     return entry
 
 
+def _titles(title: str, subtitle: str) -> list[dict[str, str]]:
+    return [{"title": title}, {"title": subtitle, "titleType": "Subtitle"}]
+
+
 def datacite_json(record: CitationRecord) -> dict[str, Any]:
     """The DataCite metadata of one registration version as the attributes of
     DataCite's REST API (JSON); `datacite_xml` writes the same as XML."""
@@ -230,13 +247,9 @@ def datacite_json(record: CitationRecord) -> dict[str, Any]:
         **({"doi": record.doi} if record.doi else {}),
         "identifiers": [identifier],
         "creators": [_datacite_creator(c) for c in record.creators],
-        "titles": [
-            {"title": record.title},
-            {
-                "title": f"Registered challenge design, version {record.version}",
-                "titleType": "Subtitle",
-            },
-        ],
+        "titles": _titles(
+            record.title, f"Registered challenge design, version {record.version}"
+        ),
         "publisher": {"name": publisher()},
         "publicationYear": record.year,
         "types": {
@@ -264,6 +277,66 @@ def datacite_json(record: CitationRecord) -> dict[str, Any]:
         "schemaVersion": NAMESPACE,
     }
     return attributes
+
+
+RESULT_TYPES = {
+    False: "Challenge results",
+    True: "Exploratory analysis of challenge results",
+}
+
+
+def result_datacite_json(publication: Publication) -> dict[str, Any]:
+    """The DataCite metadata (REST API attributes, as `datacite_json`) of a
+    published result: a Dataset at its results page, by the creators of the
+    registered version it supplements. Public publications only (the caller
+    selects them with `selectors.published_results`)."""
+    design = citation_record(publication.version)
+    url = absolute_url(page_url(publication))
+    day = public_since(publication).date()
+    kind = RESULT_TYPES[publication.exploratory]
+    related = [(design.url, "IsSupplementTo")]
+    earlier = publication.supersedes
+    if earlier is not None and is_public(earlier):
+        related.append((absolute_url(page_url(earlier)), "IsNewVersionOf"))
+    hashes = (
+        f"SHA-256 of the results table (CSV): {publication.results_sha256}; "
+        f"of the analysis output (JSON): {publication.output_sha256}; "
+        f"of the report (PDF): {publication.report_sha256}."
+    )
+    what = "An exploratory analysis" if publication.exploratory else "The results"
+    description = (
+        f"{what} of the challenge “{design.title}”, publication "
+        f"{publication.number} of {design.identifier}: rankings, rank intervals "
+        "and every deviation from the registered design (version "
+        f"{design.version}, SHA-256 {design.sha256})."
+    )
+    return {
+        "identifiers": [{"identifier": url, "identifierType": "URL"}],
+        "creators": [_datacite_creator(c) for c in design.creators],
+        "titles": _titles(design.title, f"{kind}, publication {publication.number}"),
+        "publisher": {"name": publisher()},
+        "publicationYear": day.year,
+        "types": {"resourceTypeGeneral": "Dataset", "resourceType": kind},
+        "subjects": [{"subject": s} for s in design.subjects],
+        "dates": [{"date": day.isoformat(), "dateType": "Issued"}],
+        "language": "en",
+        "alternateIdentifiers": [
+            {
+                "alternateIdentifier": f"{design.identifier} results "
+                f"{publication.number}",
+                "alternateIdentifierType": "Registry identifier",
+            }
+        ],
+        "relatedIdentifiers": _url_relations(related),
+        "formats": ["text/csv", "application/pdf", "application/json"],
+        "version": str(publication.number),
+        "descriptions": [
+            {"description": description, "descriptionType": "Abstract"},
+            {"description": hashes, "descriptionType": "TechnicalInfo"},
+        ],
+        "url": url,
+        "schemaVersion": NAMESPACE,
+    }
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs) -> ET.Element:

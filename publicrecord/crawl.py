@@ -3,7 +3,9 @@
 `/sitemap.xml` is an index of `/sitemap-pages.xml` (the public pages) and of
 `/sitemap-registrations-<n>.xml`, pages of `SITEMAP_PAGE_SIZE` registered
 records (the protocol allows 50,000 URLs a file), each with the date of its
-latest version. Every URL is under SITE_URL.
+latest version, and of `/sitemap-results-<n>.xml`, the pages of the public
+published results (`selectors.published_results`: never an unpublished or
+embargoed one), each with the day it became public. Every URL is under SITE_URL.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from lxml import etree
 
 from config.site import absolute_url
 from registry.models import Registration
+
+from .results import page_url
+from .selectors import public_since, published_results
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
 # Public pages (URL names) listed besides the records; more public pages join here.
@@ -49,18 +54,35 @@ def _urlset(entries: list[tuple[str, datetime | None]], tag: str = "urlset") -> 
     )
 
 
+def _page_count(rows: int) -> int:
+    """How many sitemap files `rows` URLs take (at least one, maybe empty)."""
+    return max(1, -(-rows // settings.SITEMAP_PAGE_SIZE))
+
+
 def registration_pages() -> int:
-    """How many registration sitemaps there are (at least one, maybe empty)."""
-    count = Registration.objects.count()
-    return max(1, -(-count // settings.SITEMAP_PAGE_SIZE))
+    return _page_count(Registration.objects.count())
+
+
+def results_pages() -> int:
+    return _page_count(published_results(exploratory=None).count())
 
 
 def sitemap_index() -> bytes:
-    locations = [absolute_url(reverse("publicrecord:sitemap-pages"))] + [
-        absolute_url(reverse("publicrecord:sitemap-registrations", args=[n]))
+    files = [reverse("publicrecord:sitemap-pages")]
+    files += [
+        reverse("publicrecord:sitemap-registrations", args=[n])
         for n in range(1, registration_pages() + 1)
     ]
-    return _urlset([(loc, None) for loc in locations], tag="sitemapindex")
+    files += [
+        reverse("publicrecord:sitemap-results", args=[n])
+        for n in range(1, results_pages() + 1)
+    ]
+    return _urlset([(absolute_url(path), None) for path in files], tag="sitemapindex")
+
+
+def _window(page: int) -> slice:
+    size = settings.SITEMAP_PAGE_SIZE
+    return slice((page - 1) * size, page * size)
 
 
 def pages_sitemap() -> bytes:
@@ -71,11 +93,10 @@ def registrations_sitemap(page: int) -> bytes | None:
     """Page `page` (from 1) of the registered records; None past the last."""
     if not 1 <= page <= registration_pages():
         return None
-    size = settings.SITEMAP_PAGE_SIZE
     rows = (
         Registration.objects.order_by("pk")
         .annotate(modified=Max("versions__created"))
-        .values_list("identifier", "modified")[(page - 1) * size : page * size]
+        .values_list("identifier", "modified")[_window(page)]
     )
     return _urlset(
         [
@@ -83,6 +104,15 @@ def registrations_sitemap(page: int) -> bytes | None:
             for i, modified in rows
         ]
     )
+
+
+def results_sitemap(page: int) -> bytes | None:
+    """Page `page` (from 1) of the public results pages, one per public
+    publication (a superseded one stays readable); None past the last."""
+    if not 1 <= page <= results_pages():
+        return None
+    publications = published_results(exploratory=None).order_by("pk")[_window(page)]
+    return _urlset([(absolute_url(page_url(p)), public_since(p)) for p in publications])
 
 
 def robots_txt() -> str:

@@ -7,7 +7,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .crawl import pages_sitemap, registrations_sitemap, robots_txt, sitemap_index
+from .crawl import (
+    pages_sitemap,
+    registrations_sitemap,
+    results_sitemap,
+    robots_txt,
+    sitemap_index,
+)
 from .oai import oai_response
 
 XML = "application/xml; charset=utf-8"
@@ -32,12 +38,20 @@ def sitemap_pages(request: HttpRequest) -> HttpResponse:
     return HttpResponse(pages_sitemap(), content_type=XML)
 
 
-@require_GET
-def sitemap_registrations(request: HttpRequest, page: int) -> HttpResponse:
-    data = registrations_sitemap(page)
+def _sitemap_page(data: bytes | None) -> HttpResponse:
     if data is None:
         raise Http404("No such sitemap page.")
     return HttpResponse(data, content_type=XML)
+
+
+@require_GET
+def sitemap_registrations(request: HttpRequest, page: int) -> HttpResponse:
+    return _sitemap_page(registrations_sitemap(page))
+
+
+@require_GET
+def sitemap_results(request: HttpRequest, page: int) -> HttpResponse:
+    return _sitemap_page(results_sitemap(page))
 
 
 @require_GET

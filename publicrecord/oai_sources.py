@@ -3,9 +3,9 @@
 A source lists its records in a stable order (by an integer key that only
 grows) with their datestamps and writes a record's metadata in each format.
 The endpoint (`publicrecord/oai.py`) pages over the sources named by the
-setting `OAI_RECORD_SOURCES`, one after another; another kind of public record
-(published analysis results, say) is added by writing a source class and
-naming it there. A source must list public records only.
+setting `OAI_RECORD_SOURCES`, one after another: the registered versions and
+the published results; another kind of public record is added by writing a
+source class and naming it there. A source must list public records only.
 """
 
 from __future__ import annotations
@@ -17,14 +17,15 @@ from functools import cache
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.db.models import DateTimeField, F, OuterRef, QuerySet, Subquery
+from django.db.models import DateTimeField, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Greatest
 from django.utils.module_loading import import_string
 
 from registry.models import RegistrationVersion
 
-from .citation import citation_record, datacite_json
-from .models import Deposit
+from .citation import citation_record, datacite_json, result_datacite_json
+from .models import Deposit, Publication
+from .selectors import public_q, public_since_sql, published_results
 
 
 @dataclass(frozen=True)
@@ -58,40 +59,93 @@ class RecordSource(Protocol):
 
 def _changed(versions: QuerySet) -> QuerySet:
     """`versions` with `changed`: when its metadata last changed — registered,
-    followed by a new version (IsPreviousVersionOf), or given a DOI."""
+    followed by a new version (IsPreviousVersionOf), given a DOI, or
+    supplemented by a public result or by its public correction (its
+    IsSupplementedBy names the current results)."""
     successor = RegistrationVersion.objects.filter(
         registration=OuterRef("registration"), number=OuterRef("number") + 1
     ).values("created")
     deposited = Deposit.objects.filter(version=OuterRef("pk"), status="done").values(
         "finished"
     )
+    supplemented = (
+        Publication.objects.filter(public_q(), exploratory=False)
+        .filter(Q(version=OuterRef("pk")) | Q(supersedes__version=OuterRef("pk")))
+        .annotate(since=public_since_sql())
+        .order_by("-since")
+        .values("since")[:1]
+    )
     return versions.annotate(
         changed=Greatest(
             F("created"),
             Coalesce(Subquery(successor), F("created")),
             Coalesce(Subquery(deposited), F("created")),
+            Coalesce(Subquery(supplemented), F("created")),
             output_field=DateTimeField(),
         )
     )
 
 
-class RegisteredVersions:
+class _QuerySetSource:
+    """A source over a queryset of rows keyed by primary key, each with the
+    registration and number its local id `<identifier>/<prefix><number>`
+    names, and its datestamp in the annotation `stamp`."""
+
+    stamp: str
+    number_prefix: str
+
+    def _all(self) -> QuerySet:
+        raise NotImplementedError
+
+    def _record(self, row: Any) -> OaiRecord:
+        raise NotImplementedError
+
+    def _rows(self, since: datetime | None, until: datetime | None) -> QuerySet:
+        rows = self._all()
+        if since is not None:
+            rows = rows.filter(**{f"{self.stamp}__gte": since})
+        if until is not None:
+            rows = rows.filter(**{f"{self.stamp}__lte": until})
+        return rows
+
+    def records(self, *, since, until, after) -> Iterator[OaiRecord]:
+        rows = self._rows(since, until).filter(pk__gt=after).order_by("pk")
+        for row in rows.iterator(chunk_size=100):
+            yield self._record(row)
+
+    def count(self, *, since, until) -> int:
+        return self._rows(since, until).count()
+
+    def get(self, local_id: str) -> OaiRecord | None:
+        identifier, _, number = local_id.rpartition(f"/{self.number_prefix}")
+        if not number.isdigit():
+            return None
+        row = (
+            self._all()
+            .filter(registration__identifier=identifier, number=int(number))
+            .first()
+        )
+        return self._record(row) if row else None
+
+    def earliest(self) -> datetime | None:
+        stamps = self._all().order_by(self.stamp).values_list(self.stamp, flat=True)
+        return stamps.first()
+
+
+class RegisteredVersions(_QuerySetSource):
     """Every version of every registered design (drafts are never registered)."""
 
     set_spec = "registrations"
     set_name = "Registered challenge designs"
+    stamp = "changed"
+    number_prefix = "v"
 
-    def _versions(self, since, until) -> QuerySet:
-        versions = _changed(
+    def _all(self) -> QuerySet:
+        return _changed(
             RegistrationVersion.objects.select_related(
                 "registration", "deposit", "frozen_citation"
             )
         )
-        if since is not None:
-            versions = versions.filter(changed__gte=since)
-        if until is not None:
-            versions = versions.filter(changed__lte=until)
-        return versions
 
     def _record(self, version: RegistrationVersion) -> OaiRecord:
         return OaiRecord(
@@ -101,28 +155,27 @@ class RegisteredVersions:
             datacite=lambda: datacite_json(citation_record(version)),
         )
 
-    def records(self, *, since, until, after) -> Iterator[OaiRecord]:
-        versions = self._versions(since, until).filter(pk__gt=after).order_by("pk")
-        for version in versions.iterator(chunk_size=100):
-            yield self._record(version)
 
-    def count(self, *, since, until) -> int:
-        return self._versions(since, until).count()
+class PublishedResults(_QuerySetSource):
+    """Every public publication of results, the superseded ones too (they stay
+    readable); an embargoed one from its public day, which is its datestamp
+    (a public publication never changes)."""
 
-    def get(self, local_id: str) -> OaiRecord | None:
-        identifier, _, number = local_id.rpartition("/v")
-        if not number.isdigit():
-            return None
-        version = (
-            self._versions(None, None)
-            .filter(registration__identifier=identifier, number=int(number))
-            .first()
+    set_spec = "results"
+    set_name = "Published challenge results"
+    stamp = "since"
+    number_prefix = ""
+
+    def _all(self) -> QuerySet:
+        return published_results(exploratory=None).annotate(since=public_since_sql())
+
+    def _record(self, publication: Publication) -> OaiRecord:
+        return OaiRecord(
+            key=publication.pk,
+            local_id=f"{publication.registration.identifier}/{publication.number}",
+            datestamp=publication.since,
+            datacite=lambda: result_datacite_json(publication),
         )
-        return self._record(version) if version else None
-
-    def earliest(self) -> datetime | None:
-        first = RegistrationVersion.objects.order_by("created").first()
-        return first.created if first else None
 
 
 @cache

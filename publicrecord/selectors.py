@@ -2,8 +2,9 @@
 
 Public means published and past its embargo (``public_from`` empty or not
 after today, UTC). Everything anonymous readers reach — the results pages,
-their downloads and figures, the API, the statistics, and (helper "cite") the
-OAI-PMH records, the sitemap and DataCite's IsSupplementedBy — goes through
+their downloads and figures, the API, the statistics, the OAI-PMH records
+(`oai_sources.PublishedResults`), the sitemap (`crawl.results_sitemap`) and
+DataCite's IsSupplementedBy (`citation.citation_record`) — goes through
 :func:`published_results`, so an embargoed or unpublished analysis is not
 reachable by any id.
 """
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 import datetime
 
-from django.db.models import Q, QuerySet
+from django.db.models import DateTimeField, F, Q, QuerySet
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from analysis import services as analysis_services
@@ -79,3 +81,24 @@ def visible_publications(user, registration: Registration) -> QuerySet[Publicati
 
 def is_public(publication: Publication, on: datetime.date | None = None) -> bool:
     return publication.public_from is None or publication.public_from <= (on or today())
+
+
+def public_since(publication: Publication) -> datetime.datetime:
+    """When ``publication`` is public from: the start (UTC) of its embargo's
+    last day, else the moment it was published."""
+    if publication.public_from is None:
+        return publication.created
+    return datetime.datetime.combine(
+        publication.public_from, datetime.time(), tzinfo=datetime.UTC
+    )
+
+
+def public_since_sql(prefix: str = "") -> Coalesce:
+    """:func:`public_since` in the database (``prefix``: a relation path
+    ending in ``__``); a date casts to midnight UTC (Django's connections
+    run in UTC)."""
+    return Coalesce(
+        Cast(F(f"{prefix}public_from"), DateTimeField()),
+        F(f"{prefix}created"),
+        output_field=DateTimeField(),
+    )

@@ -16,6 +16,11 @@ urlpatterns = [
         harvest_views.sitemap_registrations,
         name="sitemap-registrations",
     ),
+    path(
+        "sitemap-results-<int:page>.xml",
+        harvest_views.sitemap_results,
+        name="sitemap-results",
+    ),
     path("profile/", views.profile_page, name="profile"),
     path("statistics/", views.statistics_page, name="statistics"),
     path(

@@ -203,7 +203,10 @@ ZENODO_TIMEOUT_SECONDS = int(os.environ.get("ZENODO_TIMEOUT_SECONDS", "30"))
 # dotted path per source class); the repository identifier in every record's
 # oai:<identifier>:… (default: SITE_URL's host when it is a domain name).
 OAI_PAGE_SIZE = int(os.environ.get("OAI_PAGE_SIZE", "100"))
-OAI_RECORD_SOURCES = ["publicrecord.oai_sources.RegisteredVersions"]
+OAI_RECORD_SOURCES = [
+    "publicrecord.oai_sources.RegisteredVersions",
+    "publicrecord.oai_sources.PublishedResults",
+]
 OAI_REPOSITORY_IDENTIFIER = os.environ.get("OAI_REPOSITORY_IDENTIFIER", "")
 OAI_ADMIN_EMAIL = os.environ.get("OAI_ADMIN_EMAIL", "")
 # Registered records per sitemap file (publicrecord/crawl.py; at most 50,000).

@@ -60,7 +60,9 @@ def test_sitemaps_list_the_public_pages_and_every_registered_record(
         f"{SITE}/sitemap-pages.xml",
         f"{SITE}/sitemap-registrations-1.xml",
         f"{SITE}/sitemap-registrations-2.xml",
+        f"{SITE}/sitemap-results-1.xml",  # none published: an empty file
     ]
+    assert locations(client, "/sitemap-results-1.xml") == []
     assert locations(client, "/sitemap-pages.xml") == [
         f"{SITE}/",
         f"{SITE}/registry/",

@@ -65,7 +65,7 @@ def test_sickle_harvests_every_record_across_resumption_tokens(
     assert titles == {f"Challenge {n}" for n in range(4)}
     headers = list(harvester.ListIdentifiers(metadataPrefix="oai_dc"))
     assert sorted(h.identifier for h in headers) == sorted(five_versions)
-    assert [s.setSpec for s in harvester.ListSets()] == ["registrations"]
+    assert [s.setSpec for s in harvester.ListSets()] == ["registrations", "results"]
     identify = harvester.Identify()
     assert identify.baseURL == f"https://{REPOSITORY}/oai"
     assert identify.protocolVersion == "2.0"
