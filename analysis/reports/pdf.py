@@ -38,6 +38,7 @@ from reportlab.platypus import (
 )
 
 from analysis.output import AnalysisOutput
+from ranking import vocabulary
 from registry.numbers import number_text, percent_text
 from registry.pdf_style import a4_page, load_fonts
 
@@ -350,10 +351,10 @@ class _Builder:
                 ),
                 Spacer(1, 2 * mm),
             )
-            rows = [["Severity / code", "Message", "Registered", "Observed / evidence"]]
+            rows = [["Severity / kind", "Message", "Registered", "Observed / evidence"]]
             rows += [
                 [
-                    f"{d.severity} {d.code}",
+                    f"{d.severity}: {vocabulary.label(d.code)}",
                     d.message,
                     deviation_value_text(d.code, d.registered),
                     "; ".join(
@@ -651,9 +652,9 @@ class _Builder:
                     rows.append(
                         [
                             alt["metric"],
-                            alt["method"],
-                            alt["aggregate"],
-                            alt["missing"],
+                            vocabulary.short_label(alt["method"]),
+                            vocabulary.short_label(alt["aggregate"]),
+                            vocabulary.short_label(alt["missing"]),
                             alt["kendall_tau"],
                             ", ".join(first),
                             alt["registered"],

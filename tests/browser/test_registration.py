@@ -89,7 +89,7 @@ def register_and_amend(page, *, results_before_approval: bool):
     page.goto("/registry/miccai-2027-001/")
     assert page.locator("#shown-version").inner_text() == "version 2 (latest)"
     changes = page.locator("#changes")
-    assert changes.locator("[data-field='test.p_adjust'] ins").inner_text() == "holm"
+    assert changes.locator("[data-field='test.p_adjust'] ins").inner_text() == "Holm"
     assert "Holm controls the error over all pairs." in changes.inner_text()
     prose = changes.locator("[data-change='Brain|50'] ins").first
     assert re.search(r"Holm", prose.inner_text())

@@ -258,8 +258,8 @@ def test_public_detail_shows_v2_changes_highlighted(
     assert 'id="shown-version">version 2 (latest)' in body
     assert "Changes since version 1" in body
     assert 'data-field="test.p_adjust"' in body
-    assert "<del>none</del>" in body
-    assert "<ins>holm</ins>" in body
+    assert "<del>None</del>" in body  # the adjustment by its label
+    assert "<ins>Holm</ins>" in body
     assert 'data-changed="scheme"' in body  # the scheme in the design
     assert 'data-changed="p50"' in body  # its prose, word-level
     assert "<ins>with Holm&#x27;s adjustment" in body

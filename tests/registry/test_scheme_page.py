@@ -313,7 +313,8 @@ def test_scheme_page_preview_runs_without_saving(signed_in, task):
     body = response.content.decode()
     assert 'data-preview="c_ideal"' in body
     assert 'data-preview="c_random"' in body
-    assert "id_wilcoxon_one_sided" in body
+    assert "Iman–Davenport + one-sided Wilcoxon" in body  # the interval's label
+    assert "Clear differences (simulated)" in body  # c_ideal in words
     task.refresh_from_db()
     assert task.scheme is None
 
