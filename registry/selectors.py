@@ -7,7 +7,14 @@ from collections.abc import Iterable
 from django.db.models import Q, QuerySet
 
 from .completeness import Completeness, StoredAnswer, compute_completeness
-from .models import Answer, Challenge, Registration, Task
+from .models import (
+    Amendment,
+    AmendmentStatus,
+    Answer,
+    Challenge,
+    Registration,
+    Task,
+)
 
 
 def answers_of(challenge: Challenge) -> dict[tuple[int | None, int], StoredAnswer]:
@@ -74,3 +81,15 @@ def amendment_numbers(registration: Registration) -> dict[int, int]:
     the pk counts every registration's amendments."""
     pks = registration.amendments.order_by("created", "pk").values_list("pk", flat=True)
     return {pk: number for number, pk in enumerate(pks, start=1)}
+
+
+def pending_amendments(calls) -> QuerySet[Amendment]:
+    """Amendments of registrations in `calls` (a queryset or list of calls)
+    that wait for a chair's decision, oldest first: the chair's to-do list."""
+    return (
+        Amendment.objects.filter(
+            status=AmendmentStatus.PENDING, registration__challenge__call__in=calls
+        )
+        .select_related("registration__challenge__call", "proposed_by")
+        .order_by("created", "pk")
+    )
