@@ -480,8 +480,10 @@ def describe_scheme(scheme: Scheme | dict[str, Any]) -> dict[str, str]:
     average_first = " (ties turned into average ranks first)"
     target_note = average_first if s.targets == "mean_average_rank" else ""
     ranking += (
-        " Rankings of several targets of a task are combined by averaging the"
-        f" target ranks{target_note} and ranking the averages."
+        " Where the results split a task into several targets (structures such"
+        " as tumour sub-regions, not metrics), the per-target rankings are"
+        f" combined by averaging the target ranks{target_note} and ranking the"
+        " averages."
     )
     if s.consensus is not None:
         consensus_note = average_first if s.consensus == "mean_average_rank" else ""

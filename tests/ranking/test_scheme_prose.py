@@ -32,6 +32,8 @@ def _method_and_ties(scheme, ranking: str) -> None:
         else:
             assert f"with the {scheme.aggregate}," in ranking
     assert ("consensus ranking over tasks" in ranking) == (scheme.consensus is not None)
+    # Targets are structures of a task; the metrics are never called targets.
+    assert "not metrics" in ranking
 
 
 def _missing(scheme, missing: str) -> None:
