@@ -69,6 +69,11 @@ def new_proposal(request):
 
 def _render_overview(request, challenge: Challenge, *, refused=None, status=200):
     completeness = completeness_of(challenge)
+    registration = (
+        getattr(challenge, "registration", None)
+        if challenge.status == ChallengeStatus.REGISTERED
+        else None
+    )
     context = {
         "challenge": challenge,
         "completeness": completeness,
@@ -89,8 +94,9 @@ def _render_overview(request, challenge: Challenge, *, refused=None, status=200)
         and (
             is_organizer(request.user, challenge) or is_chair(request.user, challenge)
         ),
-        "registration": getattr(challenge, "registration", None)
-        if challenge.status == ChallengeStatus.REGISTERED
+        "registration": registration,
+        "registered_version": registration.versions.order_by("-number").first()
+        if registration
         else None,
         # A registered design is a record: unanswered is "not applicable".
         "public": challenge.status in PUBLIC_STATES,

@@ -74,6 +74,18 @@ def test_overview_shows_register_button_to_chair_of_accepted(client, accepted, c
     assert b'id="register-proposal"' in body
 
 
+def test_overview_of_a_registered_proposal_offers_its_registered_pdf(
+    client, registration, organizer
+):
+    client.force_login(organizer)
+    url = reverse("registry:overview", args=[registration.challenge.pk])
+    body = client.get(url).content.decode()
+    assert 'id="draft-pdf"' not in body  # not a draft any more
+    pdf = reverse("registry:version-pdf", args=[IDENTIFIER, 1])
+    assert f'href="{pdf}" id="registered-pdf"' in body
+    assert "Registered design PDF (version 1)" in body
+
+
 def test_overview_hides_register_button_from_others(client, accepted, call):
     reviewer_like = UserFactory()
     accepted.call.chairs.remove(*accepted.call.chairs.all())

@@ -318,6 +318,21 @@ def test_review_page_shows_proposal_read_only_with_checks(client, under_review):
     assert 'name="clinical_relevance"' not in html
 
 
+def test_review_page_links_the_design_pdf_and_names_the_good_end_of_scores(
+    client, under_review
+):
+    challenge = under_review.challenge
+    html = page_html(client, under_review.tech1, "reviews:review", challenge.pk)
+    pdf_url = reverse("registry:design-pdf", args=[challenge.pk])
+    assert f'href="{pdf_url}" id="design-pdf"' in html
+    assert "1 = poor … 5 = excellent; higher is better" in html
+    assert ">5 – excellent</option>" in html
+    # ... and the reviewer may open it
+    response = signed_in(client, under_review.tech1).get(pdf_url)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+
+
 def test_review_page_asks_clinical_reviewers_for_clinical_relevance(
     client, under_review
 ):
