@@ -206,6 +206,24 @@ def test_manage_page_shows_identities_confidential_and_draft_letter(
     assert "Secret" not in letter
 
 
+def test_draft_letter_quotes_parameter_comments_and_drops_withdrawn_reviews(
+    client, under_review
+):
+    review(
+        under_review,
+        under_review.tech1,
+        parameters=[{"number": 46, "task": "Brain", "comment": "Which order?"}],
+    )
+    withdrawn = review(under_review, under_review.clinical)
+    withdrawn.assignment.status = "withdrawn"  # a conflict appeared afterwards
+    withdrawn.assignment.save(update_fields=["status"])
+    letter = selectors.draft_decision_letter(under_review.challenge)
+    assert "- Task Brain, 46. Rank computation method: Which order?" in letter
+    assert "Comments of alpha." in letter
+    assert "Comments of gamma." not in letter  # the withdrawn reviewer's review
+    assert "1 = poor to 5 = excellent" in letter
+
+
 def test_decide_page_requests_revision_and_mails_organizers(
     client, under_review, django_capture_on_commit_callbacks
 ):
