@@ -133,6 +133,19 @@ def test_manage_page_shows_suggestions_with_overlapping_keywords(client, world):
     assert html.index('data-suggestion="tina"') < html.index('data-suggestion="rex"')
 
 
+def test_a_suggestion_assigns_with_one_click(client, world):
+    html = page_html(client, world.chair, "reviews:manage", world.challenge.pk)
+    [button_form] = lxml.html.fromstring(html).xpath(
+        "//form[@data-assign-suggestion='tina']"
+    )
+    data = {i.get("name"): i.get("value") for i in button_form.xpath(".//input")}
+    response = signed_in(client, world.chair).post(button_form.get("action"), data)
+    assert response.status_code == 302
+    assignment = Assignment.objects.get(reviewer=world.tech1)
+    assert assignment.role == "technical"
+    assert assignment.due == dt.date.today() + dt.timedelta(weeks=3)
+
+
 def test_assign_page_creates_assignment_and_mails_reviewer(
     client, world, django_capture_on_commit_callbacks
 ):
