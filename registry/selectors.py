@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from .completeness import Completeness, StoredAnswer, compute_completeness
+from .enums import ChallengeStatus
 from .models import (
     Amendment,
     AmendmentStatus,
@@ -73,6 +74,24 @@ def proposals_of(user) -> QuerySet[Challenge]:
     return Challenge.objects.filter(
         Q(owner=user) | Q(pk__in=co_organized.values("challenge_id"))
     ).select_related("call")
+
+
+# How many proposals the "waiting for you" list of My proposals shows.
+WAITING_LIMIT = 20
+
+
+def proposals_waiting_for(user) -> list[Challenge]:
+    """The proposals that need their organizer `user` to act: revisions the
+    chairs asked for, then drafts, soonest submission deadline first."""
+    waiting = proposals_of(user).filter(
+        status__in=[ChallengeStatus.REVISION_REQUESTED, ChallengeStatus.DRAFT]
+    )
+    ordered = waiting.order_by(
+        F("status").desc(),  # "revision_requested" before "draft"
+        F("call__submission_deadline").asc(nulls_last=True),
+        "-updated",
+    )
+    return list(ordered[:WAITING_LIMIT])
 
 
 def amendment_numbers(registration: Registration) -> dict[int, int]:

@@ -409,6 +409,20 @@ def reviews_due_within(days: int, *, today: dt.date | None = None) -> QuerySet:
 # --- pages -------------------------------------------------------------------------
 
 
+def reviews_to_write(user) -> QuerySet:
+    """The reviews `user` still owes on proposals under review, soonest due
+    first: the reviewer's to-do list."""
+    return (
+        Assignment.objects.filter(
+            reviewer=user,
+            status=AssignmentStatus.ASSIGNED,
+            challenge__status=ChallengeStatus.UNDER_REVIEW,
+        )
+        .select_related("challenge__call")
+        .order_by(F("due").asc(nulls_last=True), "id")
+    )
+
+
 def assignments_of(user) -> QuerySet:
     """A reviewer's assignments, newest first, with their proposals."""
     return (

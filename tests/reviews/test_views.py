@@ -283,6 +283,19 @@ def test_my_reviews_lists_assignments_with_due_dates(client, under_review):
     assert f'name="decline-{assignment.pk}-reason"' in html
 
 
+def test_my_reviews_starts_with_the_reviews_waiting_soonest_due_first(
+    client, under_review
+):
+    html = page_html(client, under_review.tech1, "reviews:mine")
+    waiting = lxml.html.fromstring(html).xpath("//*[@id='waiting']//li")
+    assignment = Assignment.objects.get(reviewer=under_review.tech1)
+    assert [li.get("data-waiting") for li in waiting] == [str(assignment.pk)]
+    assert f"Review “{under_review.challenge.name}”" in waiting[0].text_content()
+    review(under_review, under_review.tech1)  # written: nothing waits any more
+    html = page_html(client, under_review.tech1, "reviews:mine")
+    assert "No review is waiting for you." in html
+
+
 def test_decline_with_reason_declines(client, under_review):
     assignment = Assignment.objects.get(reviewer=under_review.tech1)
     response = signed_in(client, under_review.tech1).post(
