@@ -294,19 +294,25 @@ def field_label(name: str) -> str:
     return name
 
 
-def label(code: str) -> str:
+# What stands for "no value" (e.g. no missing-data rule), as the PDFs print None.
+NOTHING = "–"
+
+
+def label(code: str | None) -> str:
     """The plain label of `code`; an unknown code comes back unchanged."""
+    if code is None:
+        return NOTHING
     term = TERMS.get(code)
     return term.label if term else code
 
 
-def explanation(code: str) -> str:
+def explanation(code: str | None) -> str:
     """The one-line explanation of `code`; empty for an unknown code."""
-    term = TERMS.get(code)
+    term = TERMS.get(code) if code is not None else None
     return term.explanation if term else ""
 
 
-def short_label(code: str) -> str:
+def short_label(code: str | None) -> str:
     """The label without its parenthesised example or source: for narrow table
     cells ("Minimum rank (1, 1, 3)" → "Minimum rank")."""
     return label(code).split(" (", 1)[0]

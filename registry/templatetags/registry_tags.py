@@ -32,19 +32,19 @@ STATUS_CLASSES = {
 @register.filter
 def plain(code) -> str:
     """The plain-language label of an engine or check code (ranking.vocabulary)."""
-    return vocabulary.label(str(code))
+    return vocabulary.label(None if code is None else str(code))
 
 
 @register.filter
 def plain_short(code) -> str:
     """The plain label without its parenthesised example, for table cells."""
-    return vocabulary.short_label(str(code))
+    return vocabulary.short_label(None if code is None else str(code))
 
 
 @register.filter
 def explain(code) -> str:
     """The one-line explanation of an engine or check code."""
-    return vocabulary.explanation(str(code))
+    return vocabulary.explanation(None if code is None else str(code))
 
 
 @register.filter
