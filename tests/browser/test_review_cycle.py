@@ -100,7 +100,10 @@ def test_review_cycle_in_the_browser(page, browser, live_server):
     for username, role in REVIEWERS.items():
         reviewer = sign_in(browser, live_server, username)
         reviewer.get_by_role("link", name="My reviews").click()
-        reviewer.get_by_role("link", name="Decathlon 2027").click()
+        # what waits for the reviewer comes first, one click from the review
+        reviewer.locator("#waiting").get_by_role(
+            "link", name="Review “Decathlon 2027”"
+        ).click()
         reviewer.wait_for_selector("#design-checks")
         submit_review(
             reviewer,
