@@ -40,6 +40,8 @@ CODES = sorted(
     if "_" in code or "." in code
 )
 RAW_CODE = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, CODES)) + r")(?![\w-])")
+# ... and the one-word codes where they read as codes: a rule named by its code.
+RULE_CODE = re.compile(r"rule:? \(?(value|ignore|none)\b")
 
 
 def visible_text(html: str) -> str:
@@ -74,7 +76,8 @@ def crawl(client: Client, *, limit: int = 200, per_kind: int = 2):
 
 
 def raw_codes(where: str, text: str) -> list[str]:
-    return [f"{where}: {code}" for code in sorted(set(RAW_CODE.findall(text)))]
+    found = set(RAW_CODE.findall(text)) | set(RULE_CODE.findall(text))
+    return [f"{where}: {code}" for code in sorted(found)]
 
 
 @pytest.fixture(scope="module")
@@ -112,3 +115,4 @@ def test_the_scan_finds_a_code_in_running_text():
     hits = raw_codes("p", "Kind: missing_cases, method test_then_rank.")
     assert hits == ["p: missing_cases", "p: test_then_rank"]
     assert raw_codes("p", "Missing results; instrument_overlap") == []
+    assert raw_codes("p", "under the registered missing rule (value).") == ["p: value"]
