@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.utils.html import escape
 
 from config.json_input import loads_bounded
+from ranking import SchemeError, parse_scheme, scheme_to_dict
+from registry.forms.scheme import SchemeForm
+from registry.schemes import registered_metrics
 
 
 def parse_team_lines(text: str) -> dict[str, str]:
@@ -74,8 +80,9 @@ class ResultsUploadForm(forms.Form):
 class ExploratorySchemeForm(forms.Form):
     scheme = forms.CharField(
         label="Ranking scheme (JSON)",
-        help_text="One scheme for every task, in the format of the registered "
-        "schemes. The result is labelled NOT PRE-REGISTERED everywhere.",
+        help_text="Advanced: one scheme for every task, in the format of the "
+        "registered schemes (docs: ranking-scheme contract). The result is "
+        "labelled NOT PRE-REGISTERED everywhere.",
         widget=forms.Textarea(attrs={"rows": 8, "class": "font-monospace"}),
     )
 
@@ -87,3 +94,32 @@ class ExploratorySchemeForm(forms.Form):
         if not isinstance(scheme, dict):
             raise forms.ValidationError("The scheme must be a JSON object.")
         return scheme
+
+
+class ExploratorySchemeBuilder(SchemeForm):
+    """The exploratory scheme chosen option by option, as on the registry's
+    scheme page, over the metrics registered for any task (the JSON form stays
+    as the advanced way). The engine checks the assembled scheme here, so its
+    message lands next to the input; the service checks it again per task."""
+
+    def __init__(self, *args, registered: dict[str, dict[str, Any]], **kwargs):
+        super().__init__(*args, task=None, registered=registered, **kwargs)
+
+    def clean(self):
+        cleaned = forms.Form.clean(self)  # not the registry's per-task check
+        if self.errors:
+            return cleaned
+        try:
+            self.cleaned_scheme = scheme_to_dict(parse_scheme(self.scheme()))
+        except SchemeError as exc:
+            self.add_scheme_errors(ValidationError({"scheme": f"scheme.{exc}"}))
+        return cleaned
+
+
+def registered_metrics_of(challenge) -> dict[str, dict[str, Any]]:
+    """The metrics registered for any task of `challenge`, by name."""
+    metrics: dict[str, dict[str, Any]] = {}
+    for task in challenge.tasks.all():
+        for name, metric in registered_metrics(task).items():
+            metrics.setdefault(name, metric)
+    return metrics

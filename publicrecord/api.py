@@ -132,7 +132,8 @@ def version_or_404(identifier: str, number: int | None) -> RegistrationVersion:
 
 def _download(content, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    # A file for a reference manager, not a page: browsers save it.
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 

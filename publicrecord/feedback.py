@@ -20,15 +20,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import QuerySet
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from audit.services import record
 from config.site import absolute_url
+from registry.mail import send_templated
 from registry.models import Registration
 from registry.permissions import is_chair, is_organizer
 
@@ -223,14 +222,7 @@ def thread_url(registration: Registration) -> str:
 
 
 def _send(name: str, context: dict, recipients) -> int:
-    recipients = sorted({r for r in recipients if r})
-    if not recipients:
-        return 0
-    subject = render_to_string(f"publicrecord/email/{name}_subject.txt", context)
-    body = render_to_string(f"publicrecord/email/{name}_body.txt", context)
-    return send_mail(
-        " ".join(subject.split()), body, settings.DEFAULT_FROM_EMAIL, recipients
-    )
+    return send_templated(f"publicrecord/email/{name}", context, recipients)
 
 
 def send_feedback_posted(feedback_id: int) -> int:

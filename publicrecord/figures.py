@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from ranking import vocabulary
 from registry.numbers import percent_text
 
 MAX_BARS = 20  # of a distribution figure
@@ -189,7 +190,7 @@ def distribution_figure(
         items.append((f"{len(rest)} other values", sum(c for _, c in rest)))
     top = max((c for _, c in items), default=0)
     bars = [
-        Bar(label.replace("_", " "), count / top if top else 0.0, str(count))
+        Bar(vocabulary.short_label(label), count / top if top else 0.0, str(count))
         for label, count in items
     ]
     return bar_chart(title, bars, empty="No task states a value.", layout=layout)

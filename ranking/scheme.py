@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import vocabulary
+
 __all__ = [
     "AGGREGATES",
     "METHODS",
@@ -478,8 +480,10 @@ def describe_scheme(scheme: Scheme | dict[str, Any]) -> dict[str, str]:
     average_first = " (ties turned into average ranks first)"
     target_note = average_first if s.targets == "mean_average_rank" else ""
     ranking += (
-        " Rankings of several targets of a task are combined by averaging the"
-        f" target ranks{target_note} and ranking the averages."
+        " Where the results split a task into several targets (structures such"
+        " as tumour sub-regions, not metrics), the per-target rankings are"
+        f" combined by averaging the target ranks{target_note} and ranking the"
+        " averages."
     )
     if s.consensus is not None:
         consensus_note = average_first if s.consensus == "mean_average_rank" else ""
@@ -520,7 +524,7 @@ def describe_scheme(scheme: Scheme | dict[str, Any]) -> dict[str, str]:
     else:
         uncertainty = "No bootstrap analysis is performed."
     if u.rank_ci:
-        names = _join([m.replace("_", " ") for m in u.rank_ci])
+        names = _join([vocabulary.short_label(m) for m in u.rank_ci])
         uncertainty += (
             f" Rank confidence intervals ({names}) are given at level"
             f" {_fmt(100 * (1 - u.alpha))}%."
@@ -548,6 +552,15 @@ def describe_scheme(scheme: Scheme | dict[str, Any]) -> dict[str, str]:
             f" one-sided paired Wilcoxon signed-rank tests ({approx}) with Holm's"
             f" adjustment at level {_fmt(u.alpha)}."
         )
+        # The map's adjustment is fixed (ranking.run._significance); a scheme's
+        # own adjustment applies to test-based ranking only. Say so, or "Holm"
+        # reads as contradicting a scheme whose adjustment is "none".
+        if s.test.p_adjust != "holm":
+            tests += (
+                " The scheme's multiplicity adjustment"
+                f" ({vocabulary.label(s.test.p_adjust)}) applies to test-based"
+                " ranking only."
+            )
     return {
         "metrics": metrics,
         "ranking": ranking,

@@ -9,6 +9,7 @@ after seeing results can decide the winner).
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,6 +20,7 @@ from audit.services import record
 
 from .design import Change, Design, diff_designs, split_compared
 from .lock import RegisteredDataError, registered_changes_allowed
+from .mail import send_amendment_proposed
 from .models import Amendment, AmendmentStatus, Registration, RegistrationVersion
 from .parameters import BY_NUMBER
 from .permissions import is_chair, is_organizer
@@ -133,6 +135,7 @@ def propose_amendment(
         changes=cleaned,
     )
     record(actor=actor, action="amendment.propose", target=amendment)
+    transaction.on_commit(partial(send_amendment_proposed, amendment.pk))
     return amendment
 
 

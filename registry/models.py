@@ -72,6 +72,11 @@ class Challenge(models.Model):
     duplicated_from = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    imported_from = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text="The file a proposal was imported from (empty when created here).",
+    )
     version = models.PositiveIntegerField(
         default=1, help_text="Counts saves of the name and planning (lost updates)."
     )

@@ -13,25 +13,12 @@ from typing import Any
 
 import pandas as pd
 
-from ranking import parse_scheme, run_analysis, simulate
+from ranking import parse_scheme, run_analysis, simulate, vocabulary
 
 PREVIEW_CASES = 30
 PREVIEW_BOOTSTRAP = 200
-DATA_SETS = (
-    (
-        "c_ideal",
-        "Five algorithms whose values lie in disjoint ranges (A1 always best, A5 "
-        "always worst): a sound scheme ranks A1 first and A5 last, with narrow "
-        "intervals.",
-        simulate.c_ideal,
-    ),
-    (
-        "c_random",
-        "Five algorithms drawing their values from the same distribution: any "
-        "ranking is chance, so wide intervals and an unstable winner are expected.",
-        simulate.c_random,
-    ),
-)
+# Names and explanations in ranking.vocabulary (DATA_SET_TERMS).
+DATA_SETS = (("c_ideal", simulate.c_ideal), ("c_random", simulate.c_random))
 
 
 @dataclass(frozen=True)
@@ -79,7 +66,7 @@ def preview_scheme(scheme_data: dict[str, Any]) -> tuple[PreviewResult, ...]:
     n_boot = min(scheme.uncertainty.bootstrap, PREVIEW_BOOTSTRAP)
     seed = scheme.uncertainty.seed if scheme.uncertainty.seed is not None else 1
     results = []
-    for name, explanation, factory in DATA_SETS:
+    for name, factory in DATA_SETS:
         output = run_analysis(
             simulated_results(factory, scheme),
             scheme,
@@ -115,5 +102,7 @@ def preview_scheme(scheme_data: dict[str, Any]) -> tuple[PreviewResult, ...]:
                     kendall_tau=block.get("kendall_tau"),
                 )
             )
-        results.append(PreviewResult(name, explanation, tuple(rankings), n_boot))
+        results.append(
+            PreviewResult(name, vocabulary.explanation(name), tuple(rankings), n_boot)
+        )
     return tuple(results)

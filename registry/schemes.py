@@ -10,6 +10,7 @@ disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +22,7 @@ from ranking import SchemeError, describe_scheme, parse_scheme, scheme_to_dict
 from ranking.scheme import Scheme
 
 from .models import Answer, Task
-from .parameters import SCHEME_PROSE, Role
+from .parameters import BY_NUMBER, SCHEME_PROSE, Role
 from .services import AnswerInput, rename_task, require_edit, store_answers
 from .versions import OtherChange, check
 
@@ -159,6 +160,40 @@ def update_task(
         rename_task(task=task, name=changes["name"], actor=actor)
     if "scheme" in changes:
         set_task_scheme(task=task, scheme=changes["scheme"], actor=actor)
+
+
+@dataclass(frozen=True)
+class ReplacedAnswer:
+    """A typed answer that saving a scheme would overwrite with generated prose."""
+
+    task: str
+    number: int
+    name: str
+    typed: str
+    generated: str
+
+
+def typed_answers_replaced(task: Task, scheme: Any) -> list[ReplacedAnswer]:
+    """The prose answers (49, 50, …) of `task` that saving `scheme` would
+    overwrite although the organizer wrote them: filled, different from the new
+    text, and not what the task's current scheme generated."""
+    new = describe_scheme(scheme)
+    old = describe_scheme(task.scheme) if task.scheme else {}
+    stored = {
+        a.number: a.value
+        for a in Answer.objects.filter(task=task, number__in=PROSE_FROM_SCHEME)
+    }
+    replaced = []
+    for number, key in sorted(PROSE_FROM_SCHEME.items()):
+        typed = stored.get(number)
+        if (
+            isinstance(typed, str)
+            and typed.strip()
+            and typed not in (new[key], old.get(key))
+        ):
+            name = BY_NUMBER[number].name
+            replaced.append(ReplacedAnswer(task.name, number, name, typed, new[key]))
+    return replaced
 
 
 def write_scheme_prose(task: Task, *, actor) -> None:

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from .completeness import Completeness, StoredAnswer, compute_completeness
-from .models import Answer, Challenge, Registration, Task
+from .enums import ChallengeStatus
+from .models import (
+    Amendment,
+    AmendmentStatus,
+    Answer,
+    Challenge,
+    Registration,
+    Task,
+)
 
 
 def answers_of(challenge: Challenge) -> dict[tuple[int | None, int], StoredAnswer]:
@@ -68,9 +76,39 @@ def proposals_of(user) -> QuerySet[Challenge]:
     ).select_related("call")
 
 
+# How many proposals the "waiting for you" list of My proposals shows.
+WAITING_LIMIT = 20
+
+
+def proposals_waiting_for(user) -> list[Challenge]:
+    """The proposals that need their organizer `user` to act: revisions the
+    chairs asked for, then drafts, soonest submission deadline first."""
+    waiting = proposals_of(user).filter(
+        status__in=[ChallengeStatus.REVISION_REQUESTED, ChallengeStatus.DRAFT]
+    )
+    ordered = waiting.order_by(
+        F("status").desc(),  # "revision_requested" before "draft"
+        F("call__submission_deadline").asc(nulls_last=True),
+        "-updated",
+    )
+    return list(ordered[:WAITING_LIMIT])
+
+
 def amendment_numbers(registration: Registration) -> dict[int, int]:
     """Amendment pk → its number within `registration` (1, 2, … in the order
     proposed, whatever its status): the same for every reader, page and API;
     the pk counts every registration's amendments."""
     pks = registration.amendments.order_by("created", "pk").values_list("pk", flat=True)
     return {pk: number for number, pk in enumerate(pks, start=1)}
+
+
+def pending_amendments(calls) -> QuerySet[Amendment]:
+    """Amendments of registrations in `calls` (a queryset or list of calls)
+    that wait for a chair's decision, oldest first: the chair's to-do list."""
+    return (
+        Amendment.objects.filter(
+            status=AmendmentStatus.PENDING, registration__challenge__call__in=calls
+        )
+        .select_related("registration__challenge__call", "proposed_by")
+        .order_by("created", "pk")
+    )

@@ -5,6 +5,8 @@ Kept apart from `views.py` (the organizer editor) so both can grow separately.
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -63,9 +65,11 @@ def import_proposal(request):
                 parse_document(upload.read()),
                 owner=request.user,
                 call=form.cleaned_data["call"],
+                source=upload.name or "JSON file",
             )
         except ImportRefusedError as exc:
-            errors = exc.errors
+            # "file: is empty" is the API's field path; a page says "The file".
+            errors = [re.sub(r"^file: ", "The file ", e) for e in exc.errors]
         else:
             messages.success(
                 request,

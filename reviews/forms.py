@@ -18,6 +18,9 @@ from . import selectors
 from .enums import DecisionKind, Recommendation, ReviewerRole
 
 SCORES = [(n, str(n)) for n in range(1, 6)]
+# Section scores name their ends, so nobody wonders which one is good.
+SCORE_WORDS = {1: "1 – poor", 3: "3 – adequate", 5: "5 – excellent"}
+LABELLED_SCORES = [(n, SCORE_WORDS.get(n, text)) for n, text in SCORES]
 PARAMETER_COMMENT_ROWS = 3
 
 
@@ -26,7 +29,7 @@ def _textarea(rows: int = 3, **attrs) -> forms.Textarea:
 
 
 def _score(label: str, *, required: bool = True, blank: str = "—") -> forms.Field:
-    choices = SCORES if required else [("", blank), *SCORES]
+    choices = LABELLED_SCORES if required else [("", blank), *LABELLED_SCORES]
     return forms.TypedChoiceField(
         choices=choices, coerce=int, empty_value=None, required=required, label=label
     )
@@ -208,7 +211,11 @@ class ReviewForm(ServiceErrorsMixin, CrispyFormMixin, forms.Form):
             extra.insert(0, "clinical_relevance")
         self.helper.layout = Layout(
             Fieldset("Overall", "recommendation", "confidence", "comments"),
-            HTML('<h2 class="h5 mt-4">Scores per section (1–5)</h2>'),
+            HTML(
+                '<h2 class="h5 mt-4" id="score-scale">Scores per section'
+                ' <span class="fw-normal fs-6">(1 = poor … 5 = excellent;'
+                " higher is better)</span></h2>"
+            ),
             *section_sets,
             Fieldset("Comments on single parameters (optional)", *parameter_rows),
             Fieldset("For the chairs", *extra),

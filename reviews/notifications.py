@@ -9,28 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.conf import settings
-from django.core.mail import send_mail
-from django.template.loader import render_to_string
-
-from config.site import site_url
+from registry.mail import send_templated
 
 from .models import Assignment, Decision, ProposalVersion, Review
 
 
 def _send(name: str, context: dict, recipients: Iterable[str]) -> int:
-    recipients = sorted({r for r in recipients if r})
-    if not recipients:
-        return 0
-    context = {**context, "site_url": site_url()}
-    subject = render_to_string(f"reviews/email/{name}_subject.txt", context)
-    body = render_to_string(f"reviews/email/{name}_body.txt", context)
-    return send_mail(
-        " ".join(subject.split()),
-        body,
-        settings.DEFAULT_FROM_EMAIL,
-        recipients,
-    )
+    return send_templated(f"reviews/email/{name}", context, recipients)
 
 
 def _organizer_emails(challenge) -> list[str]:

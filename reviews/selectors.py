@@ -26,6 +26,7 @@ from accounts.models import Role, display_name
 from registry.design import Design, DesignDiff, diff_designs
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
+from registry.parameters import BY_NUMBER
 from registry.parameters import Role as ParameterRole
 from registry.permissions import is_chair, is_organizer
 from registry.selectors import completeness_of_many
@@ -351,16 +352,23 @@ def suggest_reviewers(challenge: Challenge, *, limit: int = 20) -> list[Suggesti
 
 def draft_decision_letter(challenge: Challenge) -> str:
     """A letter for the chair to edit, with the anonymised reviews of the
-    current revision (no names, no confidential comments)."""
+    current revision (no names, no confidential comments): each review's
+    section scores and its comments on single parameters. A review whose
+    assignment was withdrawn for a conflict of interest no longer counts and
+    is left out."""
     labels = reviewer_labels(challenge)
-    reviews = Review.objects.filter(
-        assignment__challenge=challenge, revision=challenge.revision
-    ).select_related("assignment")
+    reviews = (
+        Review.objects.filter(
+            assignment__challenge=challenge, revision=challenge.revision
+        )
+        .exclude(assignment__status=AssignmentStatus.WITHDRAWN)
+        .select_related("assignment")
+    )
     parts = [
         f'Dear organizers of "{challenge.name}",',
         "",
         f"thank you for submitting revision {challenge.revision} of your proposal. "
-        "The reviews follow.",
+        "The reviews follow (scores from 1 = poor to 5 = excellent).",
     ]
     for review in reviews:
         parts += [
@@ -372,7 +380,19 @@ def draft_decision_letter(challenge: Challenge) -> str:
         ]
         for group, entry in review.sections.items():
             parts.append(f"- {group}: {entry['score']}/5. {entry['comment']}".rstrip())
+        parts += _parameter_comment_lines(review.parameters)
     return "\n".join(parts)
+
+
+def _parameter_comment_lines(comments: list[dict[str, Any]]) -> list[str]:
+    """ "- Task Brain, 48. Missing data handling: <comment>" per comment."""
+    lines = []
+    for entry in comments:
+        parameter = BY_NUMBER.get(entry.get("number"))
+        name = f"{parameter.number}. {parameter.name}" if parameter else "Parameter"
+        task = f"Task {entry['task']}, " if entry.get("task") else ""
+        lines.append(f"- {task}{name}: {entry.get('comment', '')}".rstrip())
+    return lines
 
 
 def reviews_due_within(days: int, *, today: dt.date | None = None) -> QuerySet:
@@ -387,6 +407,20 @@ def reviews_due_within(days: int, *, today: dt.date | None = None) -> QuerySet:
 
 
 # --- pages -------------------------------------------------------------------------
+
+
+def reviews_to_write(user) -> QuerySet:
+    """The reviews `user` still owes on proposals under review, soonest due
+    first: the reviewer's to-do list."""
+    return (
+        Assignment.objects.filter(
+            reviewer=user,
+            status=AssignmentStatus.ASSIGNED,
+            challenge__status=ChallengeStatus.UNDER_REVIEW,
+        )
+        .select_related("challenge__call")
+        .order_by(F("due").asc(nulls_last=True), "id")
+    )
 
 
 def assignments_of(user) -> QuerySet:

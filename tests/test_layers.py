@@ -101,7 +101,9 @@ ALLOWED = {
     "casemodels": {"ranking"},  # plain Python, like the engine
     "characteristics": {"registry", "ranking", "casemodels", "analysis", "audit"},
     # The public record reads every app's services (statistics, quality).
-    "publicrecord": {"registry", "reviews", "analysis", "accounts", "audit", "config"},
+    # ... and the engine's plain words for its codes (ranking.vocabulary).
+    "publicrecord": {"registry", "reviews", "analysis", "accounts", "audit", "config"}
+    | {"ranking"},
     "demo": set(PROJECT) - {"config"},
     "config": set(PROJECT),
 }

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.output import AnalysisOutput
-from ranking import describe_scheme
+from ranking import describe_scheme, vocabulary
 from ranking.output import group_tasks_by_scheme
 from registry.numbers import percent_text
 
@@ -625,6 +625,7 @@ def _scheme_sentences(
 def _withholding_sentences(
     where: str, block: Mapping[str, Any], rule: str
 ) -> list[str]:
+    rule = vocabulary.short_label(rule).lower()  # "replace by a fixed value"
     selective = (block.get("audit") or {}).get("selective_submission") or {}
     table = selective.get("registered_policy") or {}
     if not table:

@@ -38,6 +38,7 @@ from reportlab.platypus import (
 
 from analysis.output import AnalysisOutput
 from analysis.plots import MIN_PRINT_PT, rank_percentiles
+from ranking import vocabulary
 from registry.numbers import number_text, percent_text
 from registry.pdf_style import a4_page, load_fonts
 
@@ -407,9 +408,14 @@ class _Builder:
                 Spacer(1, 2 * mm),
             )
             grouped = deviation_rows(deviations)
-            rows = [["Severity / code", "Message", "Registered", "Observed / evidence"]]
+            rows = [["Severity / kind", "Message", "Registered", "Observed / evidence"]]
             rows += [
-                [f"{r.severity} {r.code}", r.message, r.registered, r.observed]
+                [
+                    f"{r.severity}: {vocabulary.label(r.code)}",
+                    r.message,
+                    r.registered,
+                    r.observed,
+                ]
                 for r in grouped
             ]
             colours = [
@@ -703,9 +709,9 @@ class _Builder:
                     rows.append(
                         [
                             alt["metric"],
-                            alt["method"],
-                            alt["aggregate"],
-                            alt["missing"],
+                            vocabulary.short_label(alt["method"]),
+                            vocabulary.short_label(alt["aggregate"]),
+                            vocabulary.short_label(alt["missing"]),
                             alt["kendall_tau"],
                             ", ".join(first),
                             alt["registered"],

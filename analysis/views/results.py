@@ -14,16 +14,34 @@ from django.views.decorators.http import require_POST
 
 from .. import ingest, services, staging, uploads
 from ..access import visible_registration, visible_results
-from ..forms import ExploratorySchemeForm, ResultsUploadForm
+from ..forms import (
+    ExploratorySchemeBuilder,
+    ExploratorySchemeForm,
+    ResultsUploadForm,
+    registered_metrics_of,
+)
 from ..models import AnalysisRun
 
 
-def _example_scheme(registration) -> str:
+def _registered_scheme(registration) -> dict | None:
     design = services.latest_design(registration)
-    for task in design.tasks.values():
-        if task.scheme:
-            return json.dumps(task.scheme, indent=2)
-    return ""
+    return next((t.scheme for t in design.tasks.values() if t.scheme), None)
+
+
+def _exploratory_forms(version, metrics, scheme, posted=None):
+    """(builder, JSON form) of a results version, unbound and starting from
+    the registered scheme, unless `posted` = (version pk, bound form) names it."""
+    prefix = f"v{version.pk}"
+    builder = ExploratorySchemeBuilder(registered=metrics, prefix=prefix)
+    builder.set_scheme_initial(scheme)
+    example = json.dumps(scheme, indent=2) if scheme else ""
+    json_form = ExploratorySchemeForm(initial={"scheme": example}, prefix=prefix)
+    if posted and posted[0] == version.pk:
+        if isinstance(posted[1], ExploratorySchemeBuilder):
+            builder = posted[1]
+        else:
+            json_form = posted[1]
+    return builder, json_form
 
 
 def _render_results_page(request, registration, *, exploratory=None, status=200):
@@ -38,15 +56,15 @@ def _render_results_page(request, registration, *, exploratory=None, status=200)
             ),
         )
     )
-    example = _example_scheme(registration)
-    rows = []
-    for version in versions.order_by("-number"):
-        form = ExploratorySchemeForm(
-            initial={"scheme": example}, prefix=f"v{version.pk}"
+    scheme = _registered_scheme(registration)
+    metrics = registered_metrics_of(registration.challenge)
+    rows = [
+        (
+            version,
+            *_exploratory_forms(version, metrics, scheme, exploratory),
         )
-        if exploratory and exploratory[0] == version.pk:
-            form = exploratory[1]
-        rows.append((version, form))
+        for version in versions.order_by("-number")
+    ]
     context = {
         "registration": registration,
         "challenge": registration.challenge,
@@ -191,6 +209,16 @@ def cancel_upload(request, identifier: str, token: str):
     return redirect("analysis:results", registration.identifier)
 
 
+def _posted_exploratory_form(request, results):
+    """The JSON form when its text was posted (the advanced way), else the
+    option-by-option builder."""
+    prefix = f"v{results.pk}"
+    if f"{prefix}-scheme" in request.POST:
+        return ExploratorySchemeForm(request.POST, prefix=prefix)
+    metrics = registered_metrics_of(results.registration.challenge)
+    return ExploratorySchemeBuilder(request.POST, registered=metrics, prefix=prefix)
+
+
 @login_required
 @require_POST
 def start_run(request, pk: int):
@@ -199,12 +227,16 @@ def start_run(request, pk: int):
     registration = results.registration
     scheme = None
     if "exploratory" in request.POST:
-        form = ExploratorySchemeForm(request.POST, prefix=f"v{results.pk}")
+        form = _posted_exploratory_form(request, results)
         if not form.is_valid():
             return _render_results_page(
                 request, registration, exploratory=(results.pk, form), status=400
             )
-        scheme = form.cleaned_data["scheme"]
+        scheme = (
+            form.cleaned_scheme
+            if isinstance(form, ExploratorySchemeBuilder)
+            else form.cleaned_data["scheme"]
+        )
     try:
         run = services.start_analysis(
             results=results, actor=request.user, scheme=scheme
@@ -213,7 +245,10 @@ def start_run(request, pk: int):
         if scheme is None:
             messages.error(request, " ".join(exc.messages))
             return redirect("analysis:results", registration.identifier)
-        form.add_error("scheme", exc.messages)
+        form.add_error(
+            None if isinstance(form, ExploratorySchemeBuilder) else "scheme",
+            exc.messages,
+        )
         return _render_results_page(
             request, registration, exploratory=(results.pk, form), status=400
         )

@@ -68,6 +68,9 @@ CHALLENGE_NAME_LIMIT = 300  # Challenge.name's column
 TASK_NAME_LIMIT = 200
 
 
+UPLOAD_EXPORT = "Upload the .json file that “Export JSON” saved."
+
+
 class ImportRefusedError(Exception):
     """The document was refused as a whole; `errors` name every bad field."""
 
@@ -110,21 +113,28 @@ def parse_document(raw: bytes) -> Any:
     if len(raw) > MAX_IMPORT_BYTES:
         raise ImportRefusedError([too_big_message()])
     if not raw.strip():
-        raise ImportRefusedError(
-            ["file: is empty; upload an exported proposal (.json)."]
-        )
+        raise ImportRefusedError([f"file: is empty. {UPLOAD_EXPORT}"])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ImportRefusedError(
-            [f"file: is not UTF-8 text (byte {exc.start + 1})."]
+            [
+                "file: is not an exported proposal: it is not plain text (byte"
+                f" {exc.start + 1} is not UTF-8; a PDF, Word or spreadsheet file"
+                f" looks like this). {UPLOAD_EXPORT}"
+            ]
         ) from None
     try:
         return loads_bounded(text, parse_constant=_refuse_constant)
     except JSONLimitError as exc:
         raise ImportRefusedError([f"file: {exc}"]) from None
     except ValueError as exc:
-        raise ImportRefusedError([f"file: is not valid JSON: {exc}."]) from None
+        raise ImportRefusedError(
+            [
+                "file: is not an exported proposal: it is not valid JSON"
+                f" ({exc}). {UPLOAD_EXPORT}"
+            ]
+        ) from None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -382,18 +392,24 @@ def _write_answers(challenge: Challenge, task, answers, owner) -> None:
 
 
 @transaction.atomic
-def import_challenge(data: Any, *, owner, call: Call | None = None) -> Challenge:
+def import_challenge(
+    data: Any, *, owner, call: Call | None = None, source: str = "JSON file"
+) -> Challenge:
     """A NEW draft owned by `owner` from an exported document.
 
     Everything is validated first (ImportRefusedError lists every problem, nothing is
     written); the writes go through `registry.services` in one transaction.
-    `call` overrides the document's call slug.
+    `call` overrides the document's call slug; `source` (the file's name)
+    is kept as the copy's origin.
     """
     document = validate_document(data, call=call)
     try:
         challenge = services.create_challenge(
             owner=owner, call=document["call"], name=document["name"]
         )
+        # Marked, so My proposals tells an imported copy from its original.
+        challenge.imported_from = source[:255]
+        challenge.save(update_fields=["imported_from"])
         if document["planning"]:
             services.update_challenge(
                 challenge=challenge, actor=owner, planning=document["planning"]

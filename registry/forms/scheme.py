@@ -16,6 +16,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from config.json_input import loads_bounded
+from ranking import vocabulary
 from ranking.scheme import (
     CONSENSUS_RULES,
     METHODS,
@@ -30,37 +31,9 @@ from ranking.scheme import (
 from ..parameters import Role
 from ..schemes import clean_task_scheme
 
-LABELS = {
-    "aggregate_then_rank": "Aggregate then rank",
-    "rank_then_aggregate": "Rank then aggregate",
-    "test_then_rank": "Test then rank (Wilcoxon significance)",
-    "value": "Replace by a fixed value",
-    "ignore": "Leave out (use the cases an algorithm has)",
-    "last_rank": "Rank last within the case (rank then aggregate only)",
-    "mean": "Mean",
-    "median": "Median",
-    "quantile": "Quantile q",
-    "min": "Minimum rank (1, 1, 3)",
-    "average": "Average rank (1.5, 1.5, 3)",
-    "max": "Maximum rank (2, 2, 3)",
-    "mean_rank": "Mean of ranks",
-    "mean_average_rank": "Mean of ranks, ties as average ranks first",
-    "none": "None",
-    "holm": "Holm",
-    "bonferroni": "Bonferroni",
-    "approx": "Normal approximation (as R's wilcox.test, exact=FALSE)",
-    "exact": "Exact null distribution",
-    "bootstrap": "Bootstrap percentile interval",
-    "bootstrap_unpaired": "Bootstrap, cases drawn per algorithm (Foucart et al., 2025)",
-    "id_nemenyi": "Iman–Davenport + Nemenyi",
-    "id_wilcoxon_two_sided": "Iman–Davenport + two-sided Wilcoxon (Holm)",
-    "id_wilcoxon_one_sided": "Iman–Davenport + one-sided Wilcoxon (Holm)",
-    "anova_tukey": "Rank-transform ANOVA + Tukey HSD",
-}
-
 
 def _choices(values, *, empty: str | None = None) -> list[tuple[str, str]]:
-    options = [(v, LABELS.get(v, v)) for v in values]
+    options = [(v, vocabulary.label(v)) for v in values]
     return [("", empty), *options] if empty is not None else options
 
 

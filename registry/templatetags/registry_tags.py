@@ -7,6 +7,8 @@ from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 
+from ranking import vocabulary
+
 from ..enums import ChallengeStatus as S
 from ..numbers import number_text, percent_text
 
@@ -25,6 +27,44 @@ STATUS_CLASSES = {
     S.WITHDRAWN: "text-bg-dark",
     S.REGISTERED: "text-bg-success",
 }
+
+
+@register.filter
+def plain(code) -> str:
+    """The plain-language label of an engine or check code (ranking.vocabulary)."""
+    return vocabulary.label(None if code is None else str(code))
+
+
+@register.filter
+def plain_short(code) -> str:
+    """The plain label without its parenthesised example, for table cells."""
+    return vocabulary.short_label(None if code is None else str(code))
+
+
+@register.filter
+def explain(code) -> str:
+    """The one-line explanation of an engine or check code."""
+    return vocabulary.explanation(None if code is None else str(code))
+
+
+@register.filter
+def scheme_field(name) -> str:
+    """A dotted ranking-scheme field in words ("test.p_adjust" → "Multiplicity
+    adjustment")."""
+    return vocabulary.field_label(str(name))
+
+
+@register.filter
+def scheme_value(value) -> str:
+    """A scheme value in words: codes by their label, true/false as yes/no,
+    lists item by item; numbers and names as they are."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return ", ".join(vocabulary.short_label(part) for part in value.split(", "))
+    if isinstance(value, list):
+        return ", ".join(scheme_value(v) for v in value) or "—"
+    return json_value(value)
 
 
 @register.filter

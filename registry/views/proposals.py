@@ -27,7 +27,12 @@ from ..permissions import (
     is_organizer,
 )
 from ..planning import PLANNING_QUESTIONS, unanswered_planning
-from ..selectors import completeness_of, completeness_of_many, proposals_of
+from ..selectors import (
+    completeness_of,
+    completeness_of_many,
+    proposals_of,
+    proposals_waiting_for,
+)
 
 
 @cache_public_get
@@ -46,7 +51,14 @@ def dashboard(request):
     page = html_page(request, proposals_of(request.user).order_by("-updated", "-id"))
     completeness = completeness_of_many(page.object_list)
     rows = [(c, completeness[c.pk].submission) for c in page.object_list]
-    return render(request, "registry/dashboard.html", {"rows": rows, "page": page})
+    waiting = proposals_waiting_for(request.user)
+    done = completeness_of_many(waiting)
+    context = {
+        "rows": rows,
+        "page": page,
+        "waiting": [(c, done[c.pk].submission) for c in waiting],
+    }
+    return render(request, "registry/dashboard.html", context)
 
 
 @login_required
@@ -69,6 +81,11 @@ def new_proposal(request):
 
 def _render_overview(request, challenge: Challenge, *, refused=None, status=200):
     completeness = completeness_of(challenge)
+    registration = (
+        getattr(challenge, "registration", None)
+        if challenge.status == ChallengeStatus.REGISTERED
+        else None
+    )
     context = {
         "challenge": challenge,
         "completeness": completeness,
@@ -89,8 +106,9 @@ def _render_overview(request, challenge: Challenge, *, refused=None, status=200)
         and (
             is_organizer(request.user, challenge) or is_chair(request.user, challenge)
         ),
-        "registration": getattr(challenge, "registration", None)
-        if challenge.status == ChallengeStatus.REGISTERED
+        "registration": registration,
+        "registered_version": registration.versions.order_by("-number").first()
+        if registration
         else None,
         # A registered design is a record: unanswered is "not applicable".
         "public": challenge.status in PUBLIC_STATES,

@@ -18,6 +18,7 @@ from ..schemes import (
     registered_metrics,
     set_scheme_for_all_tasks,
     set_task_scheme,
+    typed_answers_replaced,
 )
 
 
@@ -39,13 +40,13 @@ def task_scheme(request, pk: int, task_pk: int):
         request.POST if "import_json" in request.POST else None,
         initial={"scheme_json": scheme_json_text(task.scheme)},
     )
-    preview = None
+    preview, replaced = None, []
     if posted_form and form.is_valid():
         if "preview" in request.POST:
             preview = preview_scheme(form.cleaned_scheme)
         else:
-            saved = _save(request, form, challenge, task, form.scheme())
-            if saved:
+            replaced = _unconfirmed_replacements(request, form, challenge, task)
+            if not replaced and _save(request, form, challenge, task, form.scheme()):
                 return redirect(scheme_url(challenge, task))
     elif json_form.is_bound and json_form.is_valid():
         try:
@@ -70,6 +71,7 @@ def task_scheme(request, pk: int, task_pk: int):
         "json_form": json_form,
         "registered": registered,
         "preview": preview,
+        "replaced": replaced,
         "derived": sorted(PROSE_FROM_SCHEME),
         "metrics": Role.METRICS.parameter,
         "metrics_section": slugify(Role.METRICS.parameter.group),
@@ -78,6 +80,19 @@ def task_scheme(request, pk: int, task_pk: int):
     return render(
         request, "registry/scheme.html", context, status=400 if invalid else 200
     )
+
+
+def _unconfirmed_replacements(request, form, challenge, task) -> list:
+    """The typed prose answers the save would overwrite, until the organizer
+    confirms (the form posts `confirm_replace` back); then none."""
+    if request.POST.get("confirm_replace"):
+        return []
+    tasks = challenge.tasks.all() if form.data.get("apply_to_all") else [task]
+    return [
+        replaced
+        for each in tasks
+        for replaced in typed_answers_replaced(each, form.cleaned_scheme)
+    ]
 
 
 def _save(request, form, challenge, task, scheme) -> bool:

@@ -3,6 +3,8 @@ proposal's review management (assignments, suggestions, reviews, decision)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -14,6 +16,7 @@ from accounts.models import display_name
 from registry.enums import ChallengeStatus
 from registry.models import Call
 from registry.pagination import html_page
+from registry.selectors import pending_amendments
 from registry.services import TransitionError
 
 from .. import selectors, services
@@ -32,7 +35,13 @@ def calls(request):
     chaired = Call.objects.all() if request.user.is_staff else None
     if chaired is None:
         chaired = request.user.chaired_calls.all()
-    return render(request, "reviews/calls.html", {"calls": chaired})
+    pending = Counter(
+        pending_amendments(chaired).values_list(
+            "registration__challenge__call", flat=True
+        )
+    )
+    rows = [(call, pending[call.pk]) for call in chaired]
+    return render(request, "reviews/calls.html", {"calls": rows})
 
 
 @login_required
@@ -61,6 +70,7 @@ def call_overview(request, pk: int):
         {
             "call": call,
             "drafts": call.challenges.filter(status=ChallengeStatus.DRAFT).count(),
+            "amendments": pending_amendments([call]),
             "rows": selectors.submission_rows(page.object_list),
             "page": page,
             "columns": columns,

@@ -57,6 +57,7 @@ def _render_my_reviews(request, *, failed=None, refused: str = "", status=200):
                 form = failed
         rows.append((a, form))
     context = {
+        "waiting": selectors.reviews_to_write(request.user),
         "rows": rows,
         "page": page,
         "today": timezone.localdate(),

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from registry.models import Challenge
+from tests.browser.helpers import phone_sized, sign_in
 from tests.factories import CallFactory, UserFactory
 from tests.registry.helpers import fill_proposal
 
@@ -118,3 +119,22 @@ def test_organizer_designs_and_submits_a_proposal(page):
     challenge.refresh_from_db()
     assert challenge.status == "submitted"
     assert errors == []
+
+
+def test_metric_name_is_wide_enough_to_type_on_a_phone(page):
+    olga = UserFactory(username="olga")
+    challenge = Challenge.objects.create(
+        call=CallFactory(slug="miccai-2027"), owner=olga, name="Decathlon"
+    )
+    task = challenge.tasks.create(name="Brain", position=1)
+    sign_in(page, "olga")
+    page.goto(f"/proposals/{challenge.pk}/tasks/{task.pk}/edit/assessment-method/")
+    name = page.locator("input[name$='-name'][aria-label='Name of metric 1']")
+    with phone_sized(page):
+        # A metric is a card on a phone: its name takes the card's width.
+        assert name.bounding_box()["width"] > 250
+        page.locator("#p44 [data-add-row]").click()
+        added = page.locator("#p44 input[name$='-name']").last
+        assert added.bounding_box()["width"] > 250
+        overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+        assert overflow <= 0

@@ -5,6 +5,8 @@ results existed before the approval)."""
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
 
 from registry import services
 from registry.models import Registration
@@ -23,6 +25,7 @@ from tests.schemes import msd_scheme
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SCHEME = msd_scheme(without=("ties", "targets"))
+User = get_user_model()
 
 
 def accepted_challenge():
@@ -74,12 +77,19 @@ def register_and_amend(page, *, results_before_approval: bool):
             content="task,case,algorithm,metric,value\nBrain,c1,A1,DSC,0.9\n",
         )
 
-    # the chair sees the field-level change and approves it
+    # the chair is told: an e-mail, and the amendment on the page she lands on
+    # after signing in (her call's dashboard), one click from its changes
+    [sent] = [m for m in mail.outbox if "Amendment to decide" in m.subject]
+    assert sent.to == [User.objects.get(username="carla").email]
     sign_in(page, "carla")
-    page.goto("/registry/miccai-2027-001/amendments/")
+    assert page.url.endswith(f"/reviews/calls/{challenge.call.pk}/")
+    waiting = page.locator("#amendments")
+    assert "Holm controls the error over all pairs." in waiting.inner_text()
+    waiting.get_by_role("link", name="Decathlon 2027").click()
+    page.wait_for_url("**/registry/miccai-2027-001/amendments/")
     change = page.locator("[data-amendment] [data-field='test.p_adjust']")
-    assert change.locator("del").inner_text() == "none"
-    assert change.locator("ins").inner_text() == "holm"
+    assert change.locator("del").inner_text() == "None"
+    assert change.locator("ins").inner_text() == "Holm"
     page.fill("textarea[name=note]", "Agreed.")
     page.get_by_role("button", name="Approve").click()
     page.wait_for_url("**/registry/miccai-2027-001/")
@@ -89,7 +99,7 @@ def register_and_amend(page, *, results_before_approval: bool):
     page.goto("/registry/miccai-2027-001/")
     assert page.locator("#shown-version").inner_text() == "version 2 (latest)"
     changes = page.locator("#changes")
-    assert changes.locator("[data-field='test.p_adjust'] ins").inner_text() == "holm"
+    assert changes.locator("[data-field='test.p_adjust'] ins").inner_text() == "Holm"
     assert "Holm controls the error over all pairs." in changes.inner_text()
     prose = changes.locator("[data-change='Brain|50'] ins").first
     assert re.search(r"Holm", prose.inner_text())

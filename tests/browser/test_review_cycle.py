@@ -94,13 +94,24 @@ def test_review_cycle_in_the_browser(page, browser, live_server):
     assert page.locator("#status [data-status]").get_attribute("data-status") == (
         "under_review"
     )
+    # Every reviewer's Unassign button is whole beside the suggestions (1366 px).
+    for button in page.locator("[data-unassign]").all():
+        box = button.bounding_box()
+        frame = button.locator(
+            "xpath=ancestor::div[contains(@class, 'table-responsive')]"
+        )
+        outer = frame.bounding_box()
+        assert box["x"] + box["width"] <= outer["x"] + outer["width"]
 
     # Three reviewers submit their reviews through the form.
     reviewer_pages = {}
     for username, role in REVIEWERS.items():
         reviewer = sign_in(browser, live_server, username)
         reviewer.get_by_role("link", name="My reviews").click()
-        reviewer.get_by_role("link", name="Decathlon 2027").click()
+        # what waits for the reviewer comes first, one click from the review
+        reviewer.locator("#waiting").get_by_role(
+            "link", name="Review “Decathlon 2027”"
+        ).click()
         reviewer.wait_for_selector("#design-checks")
         submit_review(
             reviewer,

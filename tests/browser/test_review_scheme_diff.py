@@ -69,8 +69,8 @@ def test_reviewer_sees_the_scheme_diff_of_a_revision(browser, live_server):
         "ties",
     ]
     aggregate = scheme.locator("tr[data-field='aggregate']")
-    assert aggregate.locator("del").inner_text() == "mean"
-    assert aggregate.locator("ins").inner_text() == "median"
+    assert aggregate.locator("del").inner_text() == "Mean"  # in words
+    assert aggregate.locator("ins").inner_text() == "Median"
 
     # The prose rewritten from the scheme shows word by word beside it.
     prose = changes.locator("tr.changed-parameter[data-task='Brain']")

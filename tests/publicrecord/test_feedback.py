@@ -1,3 +1,6 @@
+import re
+
+import lxml.html
 import pytest
 from django.core import mail
 from django.test import override_settings
@@ -196,3 +199,19 @@ def test_anonymous_post_on_the_page_goes_to_sign_in(client, registration):
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]
     assert not Feedback.objects.exists()
+
+
+def test_page_names_authors_in_full_and_dates_with_their_zone(
+    client, registration, reader
+):
+    reader.first_name, reader.last_name = "Rita", "Reader"
+    reader.save()
+    client.force_login(reader)
+    post_on_page(client, registration, "Case 17 has a wrong label.")
+    client.logout()
+    page = lxml.html.fromstring(client.get(page_url(registration)).content)
+    [item] = page.xpath("//*[@data-feedback]")
+    text = " ".join(item.text_content().split())
+    assert "Rita Reader" in text
+    assert re.search(r"\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC", text)
+    assert item.xpath(".//time[@datetime]")

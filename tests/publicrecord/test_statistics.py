@@ -141,7 +141,7 @@ def test_csv_and_page_show_the_same_numbers(api, call, organizer, chair):
     assert "<svg" in page
     figure = api.get("/statistics/figures/method.svg")
     assert figure["Content-Type"] == "image/svg+xml"
-    assert b"aggregate then rank" in figure.content
+    assert b"Aggregate then rank" in figure.content
 
 
 def test_filters_by_call_and_year(api, call, organizer, chair):
@@ -204,7 +204,7 @@ def test_demo_statistics_page_shows_completeness_and_methods(api, demo_registere
     assert body["distributions"]["method"] == {"test_then_rank": tasks}
     page = api.get("/statistics/").content.decode()
     assert "Completeness, parameter by parameter" in page
-    assert "test then rank" in page
+    assert "Test then rank" in page
     answered = sum(p["answered"] for p in body["parameters"])
     assert 0 < answered <= len(PARAMETERS)
 

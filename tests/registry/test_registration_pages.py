@@ -75,6 +75,18 @@ def test_overview_shows_register_button_to_chair_of_accepted(client, accepted, c
     assert b'id="register-proposal"' in body
 
 
+def test_overview_of_a_registered_proposal_offers_its_registered_pdf(
+    client, registration, organizer
+):
+    client.force_login(organizer)
+    url = reverse("registry:overview", args=[registration.challenge.pk])
+    body = client.get(url).content.decode()
+    assert 'id="draft-pdf"' not in body  # not a draft any more
+    pdf = reverse("registry:version-pdf", args=[IDENTIFIER, 1])
+    assert f'href="{pdf}" id="registered-pdf"' in body
+    assert "Registered design PDF (version 1)" in body
+
+
 def test_overview_hides_register_button_from_others(client, accepted, call):
     reviewer_like = UserFactory()
     accepted.call.chairs.remove(*accepted.call.chairs.all())
@@ -259,8 +271,8 @@ def test_public_detail_shows_v2_changes_highlighted(
     assert 'id="shown-version">version 2 (latest)' in body
     assert "Changes since version 1" in body
     assert 'data-field="test.p_adjust"' in body
-    assert "<del>none</del>" in body
-    assert "<ins>holm</ins>" in body
+    assert "<del>None</del>" in body  # the adjustment by its label
+    assert "<ins>Holm</ins>" in body
     assert 'data-changed="scheme"' in body  # the scheme in the design
     assert 'data-changed="p50"' in body  # its prose, word-level
     assert "<ins>with Holm&#x27;s adjustment" in body

@@ -313,7 +313,8 @@ def test_scheme_page_preview_runs_without_saving(signed_in, task):
     body = response.content.decode()
     assert 'data-preview="c_ideal"' in body
     assert 'data-preview="c_random"' in body
-    assert "id_wilcoxon_one_sided" in body
+    assert "Iman–Davenport + one-sided Wilcoxon" in body  # the interval's label
+    assert "Clear differences (simulated)" in body  # c_ideal in words
     task.refresh_from_db()
     assert task.scheme is None
 
@@ -358,3 +359,37 @@ def test_scheme_page_other_user_gets_404(client, task):
     client.force_login(UserFactory())
     assert client.get(scheme_url(task)).status_code == 404
     assert client.post(scheme_url(task), form_data(task, BASE)).status_code == 404
+
+
+def test_saving_a_scheme_over_typed_prose_shows_it_and_waits_for_confirmation(
+    signed_in, task, organizer
+):
+    typed = "We adjust the p-values <b>with Holm</b>, by hand."
+    services.answer_parameter(
+        challenge=task.challenge, task=task, number=50, value=typed, actor=organizer
+    )
+    data = {**form_data(task, SCHEMES[0]), "save": ""}
+    response = signed_in.post(scheme_url(task), data)
+    assert response.status_code == 200
+    task.refresh_from_db()
+    assert task.scheme is None  # nothing saved yet
+    page = lxml.html.fromstring(response.content.decode())
+    [shown] = page.xpath("//*[@id='replaced-answers']//*[@data-replaced]")
+    assert shown.get("data-replaced") == "50"
+    assert shown.xpath(".//del")[0].text_content() == typed  # escaped, as typed
+    assert "applies to test-based ranking only" in shown.xpath(".//ins")[0].text
+    assert page.xpath("//*[@id='replaced-answers']//button[@name='confirm_replace']")
+
+    confirmed = signed_in.post(scheme_url(task), {**data, "confirm_replace": "1"})
+    assert confirmed.status_code == 302
+    assert Answer.objects.get(task=task, number=50).value != typed
+
+
+def test_saving_a_scheme_again_replaces_its_own_prose_without_asking(
+    signed_in, task, organizer
+):
+    set_task_scheme(task=task, scheme=SCHEMES[0], actor=organizer)
+    data = {**form_data(task, SCHEMES[3]), "save": ""}
+    assert signed_in.post(scheme_url(task), data).status_code == 302
+    task.refresh_from_db()
+    assert task.scheme["method"] == SCHEMES[3]["method"]

@@ -1,3 +1,6 @@
+import datetime as dt
+
+import lxml.html
 import pytest
 from django.urls import reverse
 
@@ -323,6 +326,27 @@ def test_dashboard_lists_co_organized_proposals_once(signed_in, organizer, propo
     assert "Someone else" not in response.text
 
 
+def test_dashboard_starts_with_what_waits_for_the_organizer(
+    signed_in, organizer, call, proposal
+):
+    call.submission_deadline = dt.date(2027, 3, 1)
+    call.save()
+    revise = services.create_challenge(owner=organizer, call=call, name="Revise me")
+    Challenge.objects.filter(pk=revise.pk).update(status="revision_requested")
+    Challenge.objects.filter(
+        pk=services.create_challenge(owner=organizer, call=call, name="Sent").pk
+    ).update(status="submitted")
+    html = signed_in.get(reverse("registry:dashboard")).text
+    items = lxml.html.fromstring(html).xpath("//*[@id='waiting']//li")
+    assert [li.get("data-waiting") for li in items] == [
+        str(revise.pk),
+        str(proposal.pk),
+    ]
+    assert "Revise and resubmit “Revise me”" in items[0].text_content()
+    assert "Complete and submit “Decathlon”" in items[1].text_content()
+    assert "until 1 Mar 2027" in items[1].text_content()
+
+
 @pytest.mark.parametrize("count", [1, 3])
 def test_dashboard_query_count_is_constant(
     signed_in, organizer, call, count, django_assert_max_num_queries
@@ -330,8 +354,9 @@ def test_dashboard_query_count_is_constant(
     for i in range(count):
         challenge = services.create_challenge(owner=organizer, call=call, name=f"C{i}")
         TaskFactory(challenge=challenge)
-    # 6 for the page (one counts its rows), 1 for the navbar's review menus.
-    with django_assert_max_num_queries(7):
+    # 6 for the page (one counts its rows), 1 for the navbar's review menus,
+    # 3 for what waits for the organizer (proposals, their answers and tasks).
+    with django_assert_max_num_queries(10):
         response = signed_in.get(reverse("registry:dashboard"))
     assert response.status_code == 200
 

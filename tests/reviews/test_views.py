@@ -133,6 +133,19 @@ def test_manage_page_shows_suggestions_with_overlapping_keywords(client, world):
     assert html.index('data-suggestion="tina"') < html.index('data-suggestion="rex"')
 
 
+def test_a_suggestion_assigns_with_one_click(client, world):
+    html = page_html(client, world.chair, "reviews:manage", world.challenge.pk)
+    [button_form] = lxml.html.fromstring(html).xpath(
+        "//form[@data-assign-suggestion='tina']"
+    )
+    data = {i.get("name"): i.get("value") for i in button_form.xpath(".//input")}
+    response = signed_in(client, world.chair).post(button_form.get("action"), data)
+    assert response.status_code == 302
+    assignment = Assignment.objects.get(reviewer=world.tech1)
+    assert assignment.role == "technical"
+    assert assignment.due == dt.date.today() + dt.timedelta(weeks=3)
+
+
 def test_assign_page_creates_assignment_and_mails_reviewer(
     client, world, django_capture_on_commit_callbacks
 ):
@@ -206,6 +219,24 @@ def test_manage_page_shows_identities_confidential_and_draft_letter(
     assert "Secret" not in letter
 
 
+def test_draft_letter_quotes_parameter_comments_and_drops_withdrawn_reviews(
+    client, under_review
+):
+    review(
+        under_review,
+        under_review.tech1,
+        parameters=[{"number": 46, "task": "Brain", "comment": "Which order?"}],
+    )
+    withdrawn = review(under_review, under_review.clinical)
+    withdrawn.assignment.status = "withdrawn"  # a conflict appeared afterwards
+    withdrawn.assignment.save(update_fields=["status"])
+    letter = selectors.draft_decision_letter(under_review.challenge)
+    assert "- Task Brain, 46. Rank computation method: Which order?" in letter
+    assert "Comments of alpha." in letter
+    assert "Comments of gamma." not in letter  # the withdrawn reviewer's review
+    assert "1 = poor to 5 = excellent" in letter
+
+
 def test_decide_page_requests_revision_and_mails_organizers(
     client, under_review, django_capture_on_commit_callbacks
 ):
@@ -250,6 +281,19 @@ def test_my_reviews_lists_assignments_with_due_dates(client, under_review):
     assert assignment.due.isoformat() in html
     assert reverse("reviews:review", args=[under_review.challenge.pk]) in html
     assert f'name="decline-{assignment.pk}-reason"' in html
+
+
+def test_my_reviews_starts_with_the_reviews_waiting_soonest_due_first(
+    client, under_review
+):
+    html = page_html(client, under_review.tech1, "reviews:mine")
+    waiting = lxml.html.fromstring(html).xpath("//*[@id='waiting']//li")
+    assignment = Assignment.objects.get(reviewer=under_review.tech1)
+    assert [li.get("data-waiting") for li in waiting] == [str(assignment.pk)]
+    assert f"Review “{under_review.challenge.name}”" in waiting[0].text_content()
+    review(under_review, under_review.tech1)  # written: nothing waits any more
+    html = page_html(client, under_review.tech1, "reviews:mine")
+    assert "No review is waiting for you." in html
 
 
 def test_decline_with_reason_declines(client, under_review):
@@ -316,6 +360,21 @@ def test_review_page_shows_proposal_read_only_with_checks(client, under_review):
     assert "Source: Maier-Hein et al., Nat Commun 2018, Discussion" in html
     assert reverse("registry:edit", args=[under_review.challenge.pk]) not in html
     assert 'name="clinical_relevance"' not in html
+
+
+def test_review_page_links_the_design_pdf_and_names_the_good_end_of_scores(
+    client, under_review
+):
+    challenge = under_review.challenge
+    html = page_html(client, under_review.tech1, "reviews:review", challenge.pk)
+    pdf_url = reverse("registry:design-pdf", args=[challenge.pk])
+    assert f'href="{pdf_url}" id="design-pdf"' in html
+    assert "1 = poor … 5 = excellent; higher is better" in html
+    assert ">5 – excellent</option>" in html
+    # ... and the reviewer may open it
+    response = signed_in(client, under_review.tech1).get(pdf_url)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
 
 
 def test_review_page_asks_clinical_reviewers_for_clinical_relevance(

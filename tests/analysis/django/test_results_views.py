@@ -2,6 +2,7 @@ import json
 import threading
 import time
 
+import lxml.html
 import pytest
 from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -326,6 +327,46 @@ def test_exploratory_run_has_the_banner(organizer_client, results):
     assert "Exploratory — not pre-registered." in html
     listing = organizer_client.get(RESULTS).content.decode()
     assert "NOT PRE-REGISTERED" in listing
+
+
+def _builder_data(organizer_client, results) -> dict[str, str | list[str]]:
+    """What the exploratory form shows (the registered scheme), as posted back."""
+    html = organizer_client.get(RESULTS).content.decode()
+    [form] = lxml.html.fromstring(html).xpath(
+        f"//form[@data-builder][contains(@action, '/versions/{results.pk}/')]"
+    )
+    data = dict(form.form_values())
+    ci = f"v{results.pk}-rank_ci"
+    data[ci] = [v for k, v in form.form_values() if k == ci]
+    return data
+
+
+def test_exploratory_scheme_is_chosen_in_a_form_not_typed_as_json(
+    organizer_client, results
+):
+    data = _builder_data(organizer_client, results)
+    assert f"v{results.pk}-scheme" not in data  # no JSON to type
+    data |= {f"v{results.pk}-method": "rank_then_aggregate"}
+    data[f"v{results.pk}-aggregate"] = "median"
+    response = organizer_client.post(f"/results/versions/{results.pk}/analyses/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    run = AnalysisRun.objects.get()
+    assert run.exploratory
+    assert {s["method"] for s in run.scheme.values()} == {"rank_then_aggregate"}
+
+
+def test_exploratory_form_puts_the_engines_refusal_at_its_input(
+    organizer_client, results
+):
+    data = _builder_data(organizer_client, results)
+    data[f"v{results.pk}-method"] = "aggregate_then_rank"
+    data[f"v{results.pk}-missing_policy"] = "last_rank"
+    response = organizer_client.post(f"/results/versions/{results.pk}/analyses/", data)
+    assert response.status_code == 400
+    page = lxml.html.fromstring(response.content.decode())
+    [field] = page.xpath("//form[@data-builder]//*[@data-field='missing_policy']")
+    assert "only applies to rank_then_aggregate" in field.text_content()
+    assert AnalysisRun.objects.count() == 0
 
 
 def test_exploratory_bad_scheme_is_refused_with_its_field(organizer_client, results):

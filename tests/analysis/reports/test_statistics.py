@@ -84,7 +84,7 @@ def test_a_merged_output_reads_each_tasks_own_scheme():
         "Task Heart (DSC)",
         "Task Brain (DSC)",
     ]
-    assert "(ignore)" in findings[0]
+    assert "(leave out)" in findings[0]  # the rule in words
     assert "(worst_value)" in findings[1]
     tables = report_tables(output)
     assert tables["consensus"] == []

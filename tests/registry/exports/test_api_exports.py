@@ -167,7 +167,9 @@ def test_import_refuses_invalid_json(organizer_api, call):
     )
 
     assert response.status_code == 400
-    assert response.json()["errors"][0].startswith("file: is not valid JSON")
+    assert response.json()["errors"][0].startswith(
+        "file: is not an exported proposal: it is not valid JSON"
+    )
     assert counts() == before
 
 

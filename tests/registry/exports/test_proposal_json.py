@@ -299,9 +299,9 @@ def test_import_normalises_values_through_the_catalogue(organizer, call):
     ("raw", "message"),
     [
         (b"", "file: is empty"),
-        (b"{not json", "file: is not valid JSON: Expecting property name"),
-        (b"\xff\xfe{}", "file: is not UTF-8 text (byte 1)."),
-        (b'{"x": NaN}', "file: is not valid JSON: NaN is not allowed"),
+        (b"{not json", "file: is not an exported proposal: it is not valid JSON"),
+        (b"\xff\xfe{}", "file: is not an exported proposal: it is not plain text"),
+        (b'{"x": NaN}', "file: is not an exported proposal: it is not valid JSON"),
     ],
 )
 def test_parse_document_names_the_problem(raw, message):
@@ -309,6 +309,15 @@ def test_parse_document_names_the_problem(raw, message):
         parse_document(raw)
 
     assert refused.value.errors[0].startswith(message)
+    assert refused.value.errors[0].endswith(
+        "Upload the .json file that “Export JSON” saved."
+    )
+
+
+def test_parse_document_says_where_a_file_stops_being_text():
+    with pytest.raises(ImportRefusedError) as refused:
+        parse_document(b'{"name": "\xff"}')
+    assert "(byte 11 is not UTF-8;" in refused.value.errors[0]
 
 
 def test_parse_document_accepts_a_utf8_bom():

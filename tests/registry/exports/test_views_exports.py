@@ -1,5 +1,6 @@
 import json
 
+import lxml.html
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -45,6 +46,33 @@ def test_import_page_creates_a_draft_and_redirects(client, organizer, proposal):
     assert response.status_code == 302
     assert response["Location"] == "/proposals/"
     assert Challenge.objects.count() == before + 1
+
+
+def test_my_proposals_tells_an_imported_copy_from_its_original(
+    client, organizer, proposal
+):
+    client.force_login(organizer)
+    file = upload(export_challenge(proposal), name="brain <2027>.json")
+    client.post("/proposals/import/", {"file": file})
+    copy = Challenge.objects.exclude(pk=proposal.pk).get(name=proposal.name)
+    assert copy.imported_from == "brain <2027>.json"
+
+    html = client.get("/proposals/").content.decode()
+    rows = {
+        row.get("data-proposal"): row
+        for row in lxml.html.fromstring(html).xpath("//tr[@data-proposal]")
+    }
+    imported = rows[str(copy.pk)].xpath(".//*[@data-imported]")
+    assert "imported from brain <2027>.json on" in imported[0].text_content()
+    assert rows[str(proposal.pk)].xpath(".//*[@data-imported]") == []
+
+
+def test_import_page_says_the_file_is_not_an_export_in_plain_words(client, organizer):
+    client.force_login(organizer)
+    file = SimpleUploadedFile("slides.pdf", b"%PDF-1.7\n\xe2\xe3\xcf\xd3")
+    html = client.post("/proposals/import/", {"file": file}).content.decode()
+    assert "The file is not an exported proposal: it is not plain text" in html
+    assert "file: is" not in html
 
 
 def test_import_page_shows_escaped_errors_and_creates_nothing(
