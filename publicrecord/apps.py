@@ -20,8 +20,9 @@ class PublicRecordConfig(AppConfig):
 
         add_verifier(Verifier("published results", verify_publications))
 
-        def version_saved(sender, instance, created, **kwargs):
-            if created:
+        def version_saved(sender, instance, created, raw=False, **kwargs):
+            # raw: loaddata (a restore) brings the frozen citation with it
+            if created and not raw:
                 from .citation import freeze_citation
 
                 # in the version's own transaction: its citation is frozen
