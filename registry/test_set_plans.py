@@ -228,10 +228,7 @@ def plan_summary(plan: Mapping[str, Any], chosen: int | None) -> list[str]:
         f"Simulated {plan['simulations']} challenges for each number of test cases "
         f"under the task's ranking scheme, expecting {expectation}."
     ]
-    targets = ", ".join(
-        f"{TARGET_WORDS.get(k, k)} {'≥' if TARGET_FIELDS[k] == 'min' else '≤'} {v:g}"
-        for k, v in plan["targets"].items()
-    )
+    targets = _targets_text(plan["targets"])
     if plan["recommended_n"] is None:
         lines.append(
             f"No number of test cases in the plan reaches the targets ({targets})."
@@ -253,6 +250,90 @@ def plan_summary(plan: Mapping[str, Any], chosen: int | None) -> list[str]:
             f"challenges{where}."
         )
     return lines
+
+
+# --- a plan in a diff ------------------------------------------------------------
+
+
+def _grid_text(ns: list[int], full: bool) -> str:
+    if full or len(ns) == 1:
+        return ", ".join(str(n) for n in ns)
+    return f"{ns[0]}–{ns[-1]}"
+
+
+def _model_text(model: Mapping[str, Any], full: bool) -> str:
+    if model["kind"] == "pilot":
+        text = f"pilot task “{model['task']}” ({model['cases']} cases)"
+        digest = model.get("results_sha256")
+        return f"{text}, table SHA-256 {digest[:12]}…" if digest else text
+    means = model["means"]
+    if full:
+        values = ", ".join(f"{a}: {v:g}" for a, v in means.items())
+    else:
+        values = f"{min(means.values()):g}–{max(means.values()):g}"
+    text = (
+        f"{len(means)} algorithms, means {values}, spread {model['sd']:g}, "
+        f"correlation {model['correlation']:g}"
+    )
+    if model.get("missing_rate"):
+        text += f", {_percent(model['missing_rate'])} missing"
+    return text
+
+
+def _targets_text(targets: Mapping[str, float]) -> str:
+    return ", ".join(
+        f"{TARGET_WORDS.get(k, k)} {'≥' if TARGET_FIELDS[k] == 'min' else '≤'} {v:g}"
+        for k, v in targets.items()
+    )
+
+
+def _plan_facts(plan: Mapping[str, Any], full: bool = False) -> dict[str, str]:
+    """A plan's inputs and headline output in plain words, by label; ``full``
+    spells out what the short form summarises (every n, every mean)."""
+    recommended = plan.get("recommended_n")
+    return {
+        "n grid": _grid_text([r["n"] for r in plan["n"]], full),
+        "recommended n": "none" if recommended is None else str(recommended),
+        "expected performance": _model_text(plan["model"], full),
+        "targets": _targets_text(plan["targets"]) or "none",
+        "simulations": str(plan["simulations"]),
+        "seed": str(plan["seed"]),
+        "ranking engine": str(plan["engine_version"]),
+    }
+
+
+def plan_text(plan: Mapping[str, Any] | None) -> str:
+    """A plan in one line of plain words (empty for no plan)."""
+    if not plan:
+        return ""
+    return "; ".join(f"{label} {words}" for label, words in _plan_facts(plan).items())
+
+
+def plan_field_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[tuple[str, str, str], ...]:
+    """``(label, before, after)`` in plain words for each input or headline
+    output that differs between two plans of a task."""
+    short_a, short_b = _plan_facts(before), _plan_facts(after)
+    full_a, full_b = _plan_facts(before, True), _plan_facts(after, True)
+    out = []
+    for label, words in short_a.items():
+        if full_a[label] == full_b[label]:
+            continue
+        # Equal summaries of different values (a mean inside the same range)
+        # are spelled out, so the line shows what changed.
+        same = words == short_b[label]
+        out.append(
+            (
+                label,
+                full_a[label] if same else words,
+                full_b[label] if same else short_b[label],
+            )
+        )
+    if not out and before != after:
+        # Same inputs, other outputs: the task's ranking scheme changed.
+        out.append(("simulated outputs", "as computed before", "recomputed"))
+    return tuple(out)
 
 
 # --- what pages and PDFs show ------------------------------------------------------

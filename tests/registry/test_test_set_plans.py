@@ -160,9 +160,9 @@ def test_reading_the_plan_between_and_beyond_its_grid():
     assert p_winner_at(plan, 50).p_winner == 0.7
 
 
-def test_reviewer_sees_the_plan_beside_parameter_38_and_registration_freezes_it(
-    client, call, organizer
-):
+def planned_and_under_review(call, organizer):
+    """The draft with `INPUTS`' plan attached, submitted, and "tina" assigned
+    by "chair": ``(challenge, task, chair, reviewer)``."""
     challenge = proposal_with_scheme(call, organizer, SCHEME)
     task = challenge.tasks.get()
     attach_plan(task=task, inputs=INPUTS, actor=organizer)
@@ -173,6 +173,13 @@ def test_reviewer_sees_the_plan_beside_parameter_38_and_registration_freezes_it(
     review_services.assign_reviewer(
         challenge=challenge, reviewer=reviewer, role="technical", actor=chair
     )
+    return challenge, task, chair, reviewer
+
+
+def test_reviewer_sees_the_plan_beside_parameter_38_and_registration_freezes_it(
+    client, call, organizer
+):
+    challenge, task, chair, reviewer = planned_and_under_review(call, organizer)
     client.force_login(reviewer)
     html = client.get(reverse("reviews:review", args=[challenge.pk])).text
     row = html.index(f'id="t{task.pk}-p38"')
