@@ -369,9 +369,9 @@ class PlanView:
     @cached_property
     def figure(self) -> str:
         """Each output against n with the chosen n marked, as a data URI."""
-        from .plan_figure import plan_figure_data_uri  # matplotlib on demand
+        from .plan_figure import cached_plan_figure_data_uri  # matplotlib on demand
 
-        return plan_figure_data_uri(self.plan, self.chosen)
+        return cached_plan_figure_data_uri(self.plan, self.chosen)
 
 
 def plan_view(task: str, plan: Mapping[str, Any], chosen: int | None) -> PlanView:
