@@ -22,8 +22,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
+from ranking import ResultsError, read_table
 from ranking.planner import TARGET_FIELDS, PlanLimits, run_plan
 
+from .canonical import sha256_hex
 from .models import Task
 from .parameters import Role
 from .services import require_edit
@@ -77,19 +79,50 @@ def _inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
         )
     model = inputs.get("model", DEFAULT_INPUTS["model"])
     if isinstance(model, Mapping) and model.get("kind") == "pilot":
-        # A pilot table is read from the server's disk by the command line
-        # only; over the web it would read any file the server can.
-        raise ValidationError(
-            {
-                "model": "a pilot results table is planned with `manage.py plan` or "
-                "`python -m ranking plan`; here give a parametric model"
-            }
-        )
+        _check_pilot(model)
     return {key: inputs.get(key, DEFAULT_INPUTS[key]) for key in INPUT_KEYS}
 
 
+def _check_pilot(model: Mapping[str, Any]) -> None:
+    """A pilot model carries its table's text (``"table"``), bounded by
+    ``PLAN_PILOT_MAX_BYTES``; never a server path: over the web a path would
+    read any file the server can (the command line reads paths)."""
+    if "results" in model:
+        raise ValidationError(
+            {
+                "model.results": "a results file on the server is read by `manage.py "
+                "plan` only; here give the pilot table itself (model.table)"
+            }
+        )
+    table = model.get("table")
+    if not isinstance(table, str) or not table.strip():
+        raise ValidationError({"model.table": "expected the pilot results CSV"})
+    size = len(table.encode("utf-8"))
+    if size > settings.PLAN_PILOT_MAX_BYTES:
+        raise ValidationError(
+            {
+                "model.table": f"the pilot table has {size:,} bytes; at most "
+                f"{settings.PLAN_PILOT_MAX_BYTES:,} (PLAN_PILOT_MAX_BYTES)"
+            }
+        )
+
+
 def task_plan_spec(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """The planner's specification: the task's scheme and the checked inputs."""
+    """The planner's specification: the task's scheme and the checked inputs
+    (a parametric model: a pilot table is planned during the request, by
+    :func:`compute_task_plan`)."""
+    checked = _checked_spec(task, inputs)
+    if checked["model"].get("kind") == "pilot":
+        raise ValidationError(
+            {
+                "model": "a plan from a pilot table is computed on the page (or "
+                "POST …/plan/), not in the background"
+            }
+        )
+    return checked
+
+
+def _checked_spec(task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
     if task.scheme is None:
         raise ValidationError(
             {"scheme": f"task “{task.name}” has no ranking scheme yet: set one first"}
@@ -112,11 +145,38 @@ def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any
     ValidationError
         The task has no scheme, or an input is refused (the message names it).
     """
-    spec = task_plan_spec(task=task, inputs=inputs)
+    spec = _checked_spec(task, inputs)
+    if spec["model"].get("kind") != "pilot":
+        try:
+            return run_plan(spec, limits=plan_limits())
+        except ValueError as exc:
+            raise planner_error(exc) from None
+    return _pilot_plan(spec)
+
+
+def _pilot_plan(spec: dict[str, Any]) -> dict[str, Any]:
+    """The plan of a pilot table given as text: parsed by the engine's
+    ``read_table``; the plan keeps the table and its SHA-256, so it can be
+    checked and computed again without any file on the server."""
+    model = spec["model"]
+    table = model["table"]
     try:
-        return run_plan(spec, limits=plan_limits())
+        results = read_table(table.encode("utf-8"))
+    except ResultsError as exc:
+        raise ValidationError({"model.table": f"the pilot table: {exc}"}) from None
+    engine_model = {"kind": "pilot", "task": model.get("task") or None}
+    try:
+        plan = run_plan(
+            {**spec, "model": engine_model}, results=results, limits=plan_limits()
+        )
     except ValueError as exc:
         raise planner_error(exc) from None
+    plan["model"] = {
+        **plan["model"],
+        "results_sha256": sha256_hex(table.encode("utf-8")),
+        "table": table,
+    }
+    return plan
 
 
 @transaction.atomic
@@ -151,8 +211,11 @@ def detach_plan(*, task: Task, actor) -> Task:
 
 def plan_inputs(plan: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs that computed ``plan`` (to compute it again, or prefill a form)."""
+    model = dict(plan["model"])
+    if model["kind"] == "pilot":  # the echo (cases, SHA-256) is computed again
+        model = {"kind": "pilot", "task": model["task"], "table": model["table"]}
     return {
-        "model": dict(plan["model"]),
+        "model": model,
         "n": [r["n"] for r in plan["n"]],
         "simulations": plan["simulations"],
         "seed": plan["seed"],
