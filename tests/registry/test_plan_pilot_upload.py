@@ -132,3 +132,14 @@ def test_a_pilot_plan_is_not_queued_in_the_background(draft):
             inputs={"model": {"kind": "pilot", "table": pilot_csv()}},
         )
     assert "not in the background" in caught.value.message_dict["model"][0]
+
+
+def test_background_button_refuses_a_pilot_instead_of_ignoring_it(
+    client, draft, organizer
+):
+    task = draft.tasks.get()
+    client.force_login(organizer)
+    url = reverse("analysis:start-plan", args=[draft.pk, task.pk])
+    response = client.post(url, {**FORM, "pilot": upload(pilot_csv())}, follow=True)
+    assert "not in the background" in response.text
+    assert not task.plan_runs.exists()
