@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import F
 
 from ranking import ResultsError, read_table
-from ranking.planner import TARGET_FIELDS, PlanLimits, run_plan
+from ranking.planner import TARGET_FIELDS, PlanLimits, PlanSpecError, run_plan
 
 from .canonical import sha256_hex
 from .models import Task
@@ -169,8 +169,12 @@ def _pilot_plan(spec: dict[str, Any]) -> dict[str, Any]:
         plan = run_plan(
             {**spec, "model": engine_model}, results=results, limits=plan_limits()
         )
-    except ValueError as exc:
+    except PlanSpecError as exc:
         raise planner_error(exc) from None
+    except ValueError as exc:  # the table and the task's scheme do not fit
+        raise ValidationError(
+            {"model.table": f"the pilot table does not fit the task's scheme: {exc}"}
+        ) from None
     plan["model"] = {
         **plan["model"],
         "results_sha256": sha256_hex(table.encode("utf-8")),

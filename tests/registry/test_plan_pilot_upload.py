@@ -28,7 +28,8 @@ pytestmark = pytest.mark.django_db
 FORM = {**PAGE_FORM, "means": "", "n_grid": "5, 10", "simulations": "50", "seed": "3"}
 
 
-def pilot_csv(task: str = "T1") -> str:
+def pilot_csv(task: str = "T1", metric: str = "DSC") -> str:
+    """Eight cases of three algorithms A > B > C (expected), one task."""
     rng = np.random.default_rng(7)
     values = rng.normal([0.8, 0.75, 0.7], 0.05, size=(8, 3))
     return frame_from(values, task=task, algorithms=["A", "B", "C"]).to_csv(index=False)
@@ -143,3 +144,25 @@ def test_background_button_refuses_a_pilot_instead_of_ignoring_it(
     response = client.post(url, {**FORM, "pilot": upload(pilot_csv())}, follow=True)
     assert "not in the background" in response.text
     assert not task.plan_runs.exists()
+
+
+def test_a_pilot_of_another_metric_is_refused_on_the_pilot_field(
+    client, call, organizer
+):
+    scheme = {
+        **SCHEME,
+        "metric": "NSD",
+        "method": "rank_then_aggregate",
+        "aggregate": "mean",
+        "ties": "min",
+    }
+    draft = proposal_with_scheme(call, organizer, scheme)
+    task = draft.tasks.get()
+    client.force_login(organizer)
+    url = reverse("registry:task-plan", args=[draft.pk, task.pk])
+    response = client.post(url, {**FORM, "pilot": upload(pilot_csv()), "attach": ""})
+    assert response.status_code == 400
+    assert 'data-error-for="pilot"' in response.text
+    assert "does not fit the task&#x27;s scheme" in response.text
+    task.refresh_from_db()
+    assert task.test_set_plan is None
