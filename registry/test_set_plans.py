@@ -441,6 +441,16 @@ class PlanView:
         return cached_plan_figure_data_uri(self.plan, self.chosen)
 
 
+def _footnote(plan: Mapping[str, Any]) -> str:
+    """Enough to compute the plan again (and, for a pilot, to check its table)."""
+    text = (
+        f"Seed {plan['seed']}, {plan['simulations']} simulated challenges per "
+        f"n, ranking engine {plan['engine_version']}."
+    )
+    digest = plan["model"].get("results_sha256")
+    return f"{text} Pilot table SHA-256 {digest}." if digest else text
+
+
 def plan_view(task: str, plan: Mapping[str, Any], chosen: int | None) -> PlanView:
     """The view of ``plan`` (a task's attached plan) at the chosen n."""
     recommended = plan.get("recommended_n")
@@ -466,10 +476,7 @@ def plan_view(task: str, plan: Mapping[str, Any], chosen: int | None) -> PlanVie
         rows=rows,
         recommended_n=recommended,
         interval_method=plan.get("interval_method"),
-        footnote=(
-            f"Seed {plan['seed']}, {plan['simulations']} simulated challenges per "
-            f"n, ranking engine {plan['engine_version']}."
-        ),
+        footnote=_footnote(plan),
         plan=plan,
     )
 

@@ -50,7 +50,7 @@ class TestSetPlanForm(forms.Form):
     )
     pilot = forms.FileField(
         required=False,
-        label="Or: a pilot results table (CSV)",
+        label="Pilot results table (CSV)",
         help_text="A previous edition's or a pilot's results in the registry's "
         "results format; its cases are resampled, and the values above are "
         "not used.",

@@ -64,6 +64,8 @@ def test_uploaded_pilot_is_planned_and_attached_with_its_hash(client, draft, org
     assert model["results_sha256"] == hashlib.sha256(table.encode()).hexdigest()
     assert model["table"] == table
     assert "results" not in model  # no path on the server
+    page = client.get(url).text
+    assert f"Pilot table SHA-256 {model['results_sha256']}." in page
     # The engine, given the same table directly, computes the same plan.
     spec = {
         "scheme": SCHEME,
