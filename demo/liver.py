@@ -3,8 +3,9 @@
 Unlike MSD and RobustMIS this design quotes no published document: every value
 is plausible but made up, so a newcomer has a proposal that is still *under
 review* (see `demo.story.put_under_review`): one task with an executable ranking
-scheme, submitted, two technical reviewers and one clinical reviewer assigned,
-and one review (reviewer2's) already in. The prose parameters the scheme writes
+scheme and a test-set plan beside its number of test cases, submitted, two
+technical reviewers and one clinical reviewer assigned, and one review
+(reviewer2's) already in. The prose parameters the scheme writes
 (rank computation, missing data, uncertainty, statistical tests) are left to it;
 the challenge outcome (51–53) is given after the challenge, so it stays
 unanswered, as in the other demo designs.
@@ -184,6 +185,26 @@ SCHEME: dict[str, Any] = {
     "aggregate": "mean",
     "ties": "min",
     "uncertainty": {"bootstrap": 1000, "seed": 2027, "rank_ci": ["bootstrap"]},
+}
+
+# The test-set plan attached beside parameter 38 (issue 29): eight teams whose
+# expected F1 scores are 0.015 apart, cases varying by 0.15 and hard for every
+# team alike. Small (200 simulated challenges per n) so the demo loads fast; it
+# recommends fewer cases than the 240 chosen, which a reviewer can check.
+PLAN: dict[str, Any] = {
+    "model": {
+        "kind": "parametric",
+        "algorithms": 8,
+        "best": 0.78,
+        "gap": 0.015,
+        "sd": 0.15,
+        "correlation": 0.6,
+        "missing_rate": 0.0,
+    },
+    "n": [20, 40, 80, 160, 240, 320],
+    "simulations": 200,
+    "seed": 2027,
+    "targets": {"p_winner": 0.9},
 }
 
 # The review reviewer2 has already submitted (keywords of reviews.submit_review).

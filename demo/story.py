@@ -8,7 +8,8 @@ through the real services, so the demo shows exactly what users would see.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,7 @@ from registry.models import Challenge, Registration, Task
 from registry.parameters import Role
 from registry.registration import register_challenge
 from registry.schemes import set_task_scheme
+from registry.test_set_plans import attach_plan
 from reviews import services as reviews
 
 # MSD (seed 003): per task and metric, Wilcoxon significance scores with N/A set
@@ -124,27 +126,39 @@ def review_and_accept(challenge: Challenge, users: dict) -> None:
 
 
 def submit_with_schemes(
-    challenge: Challenge, users: dict, scheme_of: Callable[[Task], dict]
+    challenge: Challenge,
+    users: dict,
+    scheme_of: Callable[[Task], dict],
+    plan: Mapping[str, Any] | None = None,
 ) -> Challenge:
     """A demo draft submitted by its organizer once each task is ranked by
-    `scheme_of(task)`; any other state is left as it is."""
+    `scheme_of(task)` (and planned with the inputs `plan`, if given); any other
+    state is left as it is."""
     if challenge.status != ChallengeStatus.DRAFT:
         return challenge
     owner = users["organizer"]
     for task in challenge.tasks.all():
         set_task_scheme(task=task, scheme=scheme_of(task), actor=owner)
+        if plan is not None:
+            attach_plan(task=task, inputs=plan, actor=owner)
     return services.submit_challenge(challenge=challenge, actor=owner)
 
 
 @transaction.atomic
 def put_under_review(
-    challenge: Challenge, users: dict, *, scheme: dict, review: dict
+    challenge: Challenge,
+    users: dict,
+    *,
+    scheme: dict,
+    review: dict,
+    plan: Mapping[str, Any] | None = None,
 ) -> Challenge:
     """Take a demo draft to an open review (idempotent): every task ranked by
-    `scheme`, submitted, the three demo reviewers assigned and reviewer2's
-    `review` (keywords of `reviews.submit_review`) in, so reviewer1 and the
-    clinician each have a review to write and the chair a decision to wait for."""
-    challenge = submit_with_schemes(challenge, users, lambda task: scheme)
+    `scheme` (with a test-set plan of the inputs `plan`, if given), submitted,
+    the three demo reviewers assigned and reviewer2's `review` (keywords of
+    `reviews.submit_review`) in, so reviewer1 and the clinician each have a
+    review to write and the chair a decision to wait for."""
+    challenge = submit_with_schemes(challenge, users, lambda task: scheme, plan)
     if challenge.status == ChallengeStatus.SUBMITTED:
         assign_demo_reviewers(challenge, users)
         reviews.submit_review(challenge=challenge, actor=users["reviewer2"], **review)

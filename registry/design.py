@@ -18,7 +18,8 @@ when none is attached, so documents without plans keep their form and hash.
 
 `diff_designs(before, after)` is the one structured differ: answers (word by
 word for prose, field by field for structured values), tasks added and removed,
-and each task's ranking scheme field by field. Revision reviews and amendments
+each task's ranking scheme field by field and its test-set plan in plain
+words ("n grid 10–200 → 10–500; recommended n 60 → 80"). Revision reviews and amendments
 (pages, PDFs and API) all show its `Change`s.
 """
 
@@ -31,10 +32,12 @@ from typing import Any, Literal
 
 from .models import Answer, Challenge
 from .parameters import BY_NUMBER, Role, get_parameter
+from .test_set_plans import plan_field_changes, plan_text
 
 SCHEMA = "challenge-registry/proposal"
 SCHEMA_VERSION = 1
 SCHEME_CHANGE = "Ranking scheme"
+PLAN_CHANGE = "Test-set plan"
 
 
 @dataclass(frozen=True)
@@ -263,7 +266,7 @@ class WordChange:
     text: str
 
 
-ChangeKind = Literal["answer", "scheme", "task_added", "task_removed"]
+ChangeKind = Literal["answer", "scheme", "plan", "task_added", "task_removed"]
 
 
 @dataclass(frozen=True)
@@ -292,6 +295,18 @@ class Change:
     def after_words(self) -> list[tuple[str, str]]:
         """Readable text for an "after" column (deletions left out)."""
         return [(w.op, w.text) for w in self.text_words() if w.op != "delete"]
+
+    @property
+    def summary(self) -> str:
+        """A test-set plan's change in one line of plain words, e.g. "n grid
+        10–200 → 10–500; recommended n 60 → 80" (empty for other kinds)."""
+        if self.kind != "plan":
+            return ""
+        if self.before is None:
+            return f"attached: {self.after_text}"
+        if self.after is None:
+            return f"removed (was: {self.before_text})"
+        return "; ".join(f"{label} {a} → {b}" for label, a, b in self.fields)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -386,7 +401,25 @@ def _task_changes(a: TaskDesign, b: TaskDesign) -> list[Change]:
                 fields=tuple(field_diff(a.scheme or {}, b.scheme or {})),
             )
         )
+    if a.plan != b.plan:
+        changes.append(_plan_change(a.name, a.plan, b.plan))
     return changes
+
+
+def _plan_change(scope: str, before: dict | None, after: dict | None) -> Change:
+    """A test-set plan attached, removed or changed, in plain words (the plans
+    themselves stay in ``before``/``after`` for the API)."""
+    return Change(
+        "plan",
+        scope,
+        None,
+        PLAN_CHANGE,
+        before,
+        after,
+        plan_text(before),
+        plan_text(after),
+        fields=plan_field_changes(before, after) if before and after else (),
+    )
 
 
 @dataclass(frozen=True)
@@ -403,8 +436,8 @@ class DesignDiff:
 
     @property
     def changed(self) -> list[Change]:
-        """Answers and schemes (tasks added or removed left out)."""
-        return [c for c in self.changes if c.kind in ("answer", "scheme")]
+        """Answers, schemes and plans (tasks added or removed left out)."""
+        return [c for c in self.changes if c.kind in ("answer", "scheme", "plan")]
 
     def __iter__(self):
         return iter(self.changes)

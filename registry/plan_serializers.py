@@ -15,7 +15,9 @@ class PlanRequestSerializer(serializers.Serializer):
     model = serializers.JSONField(
         help_text='{"kind": "parametric", "means": {algorithm: mean}, "sd": s, '
         '"correlation": ρ, "missing_rate": 0} (or "algorithms", "best", "gap" '
-        "instead of means)"
+        'instead of means), or {"kind": "pilot", "table": "<results CSV text>", '
+        '"task": name} (at most PLAN_PILOT_MAX_BYTES; the plan keeps the table '
+        "and its SHA-256)"
     )
     n = serializers.ListField(child=serializers.IntegerField())
     simulations = serializers.IntegerField()

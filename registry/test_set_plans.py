@@ -22,8 +22,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
-from ranking.planner import TARGET_FIELDS, PlanLimits, run_plan
+from ranking import ResultsError, read_table
+from ranking.planner import TARGET_FIELDS, PlanLimits, PlanSpecError, run_plan
 
+from .canonical import sha256_hex
 from .models import Task
 from .parameters import Role
 from .services import require_edit
@@ -77,19 +79,50 @@ def _inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
         )
     model = inputs.get("model", DEFAULT_INPUTS["model"])
     if isinstance(model, Mapping) and model.get("kind") == "pilot":
-        # A pilot table is read from the server's disk by the command line
-        # only; over the web it would read any file the server can.
-        raise ValidationError(
-            {
-                "model": "a pilot results table is planned with `manage.py plan` or "
-                "`python -m ranking plan`; here give a parametric model"
-            }
-        )
+        _check_pilot(model)
     return {key: inputs.get(key, DEFAULT_INPUTS[key]) for key in INPUT_KEYS}
 
 
+def _check_pilot(model: Mapping[str, Any]) -> None:
+    """A pilot model carries its table's text (``"table"``), bounded by
+    ``PLAN_PILOT_MAX_BYTES``; never a server path: over the web a path would
+    read any file the server can (the command line reads paths)."""
+    if "results" in model:
+        raise ValidationError(
+            {
+                "model.results": "a results file on the server is read by `manage.py "
+                "plan` only; here give the pilot table itself (model.table)"
+            }
+        )
+    table = model.get("table")
+    if not isinstance(table, str) or not table.strip():
+        raise ValidationError({"model.table": "expected the pilot results CSV"})
+    size = len(table.encode("utf-8"))
+    if size > settings.PLAN_PILOT_MAX_BYTES:
+        raise ValidationError(
+            {
+                "model.table": f"the pilot table has {size:,} bytes; at most "
+                f"{settings.PLAN_PILOT_MAX_BYTES:,} (PLAN_PILOT_MAX_BYTES)"
+            }
+        )
+
+
 def task_plan_spec(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """The planner's specification: the task's scheme and the checked inputs."""
+    """The planner's specification: the task's scheme and the checked inputs
+    (a parametric model: a pilot table is planned during the request, by
+    :func:`compute_task_plan`)."""
+    checked = _checked_spec(task, inputs)
+    if checked["model"].get("kind") == "pilot":
+        raise ValidationError(
+            {
+                "model": "a plan from a pilot table is computed on the page (or "
+                "POST …/plan/), not in the background"
+            }
+        )
+    return checked
+
+
+def _checked_spec(task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
     if task.scheme is None:
         raise ValidationError(
             {"scheme": f"task “{task.name}” has no ranking scheme yet: set one first"}
@@ -112,11 +145,42 @@ def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any
     ValidationError
         The task has no scheme, or an input is refused (the message names it).
     """
-    spec = task_plan_spec(task=task, inputs=inputs)
+    spec = _checked_spec(task, inputs)
+    if spec["model"].get("kind") != "pilot":
+        try:
+            return run_plan(spec, limits=plan_limits())
+        except ValueError as exc:
+            raise planner_error(exc) from None
+    return _pilot_plan(spec)
+
+
+def _pilot_plan(spec: dict[str, Any]) -> dict[str, Any]:
+    """The plan of a pilot table given as text: parsed by the engine's
+    ``read_table``; the plan keeps the table and its SHA-256, so it can be
+    checked and computed again without any file on the server."""
+    model = spec["model"]
+    table = model["table"]
     try:
-        return run_plan(spec, limits=plan_limits())
-    except ValueError as exc:
+        results = read_table(table.encode("utf-8"))
+    except ResultsError as exc:
+        raise ValidationError({"model.table": f"the pilot table: {exc}"}) from None
+    engine_model = {"kind": "pilot", "task": model.get("task") or None}
+    try:
+        plan = run_plan(
+            {**spec, "model": engine_model}, results=results, limits=plan_limits()
+        )
+    except PlanSpecError as exc:
         raise planner_error(exc) from None
+    except ValueError as exc:  # the table and the task's scheme do not fit
+        raise ValidationError(
+            {"model.table": f"the pilot table does not fit the task's scheme: {exc}"}
+        ) from None
+    plan["model"] = {
+        **plan["model"],
+        "results_sha256": sha256_hex(table.encode("utf-8")),
+        "table": table,
+    }
+    return plan
 
 
 @transaction.atomic
@@ -151,8 +215,11 @@ def detach_plan(*, task: Task, actor) -> Task:
 
 def plan_inputs(plan: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs that computed ``plan`` (to compute it again, or prefill a form)."""
+    model = dict(plan["model"])
+    if model["kind"] == "pilot":  # the echo (cases, SHA-256) is computed again
+        model = {"kind": "pilot", "task": model["task"], "table": model["table"]}
     return {
-        "model": dict(plan["model"]),
+        "model": model,
         "n": [r["n"] for r in plan["n"]],
         "simulations": plan["simulations"],
         "seed": plan["seed"],
@@ -228,10 +295,7 @@ def plan_summary(plan: Mapping[str, Any], chosen: int | None) -> list[str]:
         f"Simulated {plan['simulations']} challenges for each number of test cases "
         f"under the task's ranking scheme, expecting {expectation}."
     ]
-    targets = ", ".join(
-        f"{TARGET_WORDS.get(k, k)} {'≥' if TARGET_FIELDS[k] == 'min' else '≤'} {v:g}"
-        for k, v in plan["targets"].items()
-    )
+    targets = _targets_text(plan["targets"])
     if plan["recommended_n"] is None:
         lines.append(
             f"No number of test cases in the plan reaches the targets ({targets})."
@@ -253,6 +317,90 @@ def plan_summary(plan: Mapping[str, Any], chosen: int | None) -> list[str]:
             f"challenges{where}."
         )
     return lines
+
+
+# --- a plan in a diff ------------------------------------------------------------
+
+
+def _grid_text(ns: list[int], full: bool) -> str:
+    if full or len(ns) == 1:
+        return ", ".join(str(n) for n in ns)
+    return f"{ns[0]}–{ns[-1]}"
+
+
+def _model_text(model: Mapping[str, Any], full: bool) -> str:
+    if model["kind"] == "pilot":
+        text = f"pilot task “{model['task']}” ({model['cases']} cases)"
+        digest = model.get("results_sha256")
+        return f"{text}, table SHA-256 {digest[:12]}…" if digest else text
+    means = model["means"]
+    if full:
+        values = ", ".join(f"{a}: {v:g}" for a, v in means.items())
+    else:
+        values = f"{min(means.values()):g}–{max(means.values()):g}"
+    text = (
+        f"{len(means)} algorithms, means {values}, spread {model['sd']:g}, "
+        f"correlation {model['correlation']:g}"
+    )
+    if model.get("missing_rate"):
+        text += f", {_percent(model['missing_rate'])} missing"
+    return text
+
+
+def _targets_text(targets: Mapping[str, float]) -> str:
+    return ", ".join(
+        f"{TARGET_WORDS.get(k, k)} {'≥' if TARGET_FIELDS[k] == 'min' else '≤'} {v:g}"
+        for k, v in targets.items()
+    )
+
+
+def _plan_facts(plan: Mapping[str, Any], full: bool = False) -> dict[str, str]:
+    """A plan's inputs and headline output in plain words, by label; ``full``
+    spells out what the short form summarises (every n, every mean)."""
+    recommended = plan.get("recommended_n")
+    return {
+        "n grid": _grid_text([r["n"] for r in plan["n"]], full),
+        "recommended n": "none" if recommended is None else str(recommended),
+        "expected performance": _model_text(plan["model"], full),
+        "targets": _targets_text(plan["targets"]) or "none",
+        "simulations": str(plan["simulations"]),
+        "seed": str(plan["seed"]),
+        "ranking engine": str(plan["engine_version"]),
+    }
+
+
+def plan_text(plan: Mapping[str, Any] | None) -> str:
+    """A plan in one line of plain words (empty for no plan)."""
+    if not plan:
+        return ""
+    return "; ".join(f"{label} {words}" for label, words in _plan_facts(plan).items())
+
+
+def plan_field_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[tuple[str, str, str], ...]:
+    """``(label, before, after)`` in plain words for each input or headline
+    output that differs between two plans of a task."""
+    short_a, short_b = _plan_facts(before), _plan_facts(after)
+    full_a, full_b = _plan_facts(before, True), _plan_facts(after, True)
+    out = []
+    for label, words in short_a.items():
+        if full_a[label] == full_b[label]:
+            continue
+        # Equal summaries of different values (a mean inside the same range)
+        # are spelled out, so the line shows what changed.
+        same = words == short_b[label]
+        out.append(
+            (
+                label,
+                full_a[label] if same else words,
+                full_b[label] if same else short_b[label],
+            )
+        )
+    if not out and before != after:
+        # Same inputs, other outputs: the task's ranking scheme changed.
+        out.append(("simulated outputs", "as computed before", "recomputed"))
+    return tuple(out)
 
 
 # --- what pages and PDFs show ------------------------------------------------------
@@ -288,9 +436,19 @@ class PlanView:
     @cached_property
     def figure(self) -> str:
         """Each output against n with the chosen n marked, as a data URI."""
-        from .plan_figure import plan_figure_data_uri  # matplotlib on demand
+        from .plan_figure import cached_plan_figure_data_uri  # matplotlib on demand
 
-        return plan_figure_data_uri(self.plan, self.chosen)
+        return cached_plan_figure_data_uri(self.plan, self.chosen)
+
+
+def _footnote(plan: Mapping[str, Any]) -> str:
+    """Enough to compute the plan again (and, for a pilot, to check its table)."""
+    text = (
+        f"Seed {plan['seed']}, {plan['simulations']} simulated challenges per "
+        f"n, ranking engine {plan['engine_version']}."
+    )
+    digest = plan["model"].get("results_sha256")
+    return f"{text} Pilot table SHA-256 {digest}." if digest else text
 
 
 def plan_view(task: str, plan: Mapping[str, Any], chosen: int | None) -> PlanView:
@@ -318,10 +476,7 @@ def plan_view(task: str, plan: Mapping[str, Any], chosen: int | None) -> PlanVie
         rows=rows,
         recommended_n=recommended,
         interval_method=plan.get("interval_method"),
-        footnote=(
-            f"Seed {plan['seed']}, {plan['simulations']} simulated challenges per "
-            f"n, ranking engine {plan['engine_version']}."
-        ),
+        footnote=_footnote(plan),
         plan=plan,
     )
 

@@ -35,7 +35,8 @@ def start_plan(request, pk: int, task_pk: int):
     """The planning form's "in the background" button: queue, then follow it."""
     challenge = editable_challenge(request, pk)
     task = task_of(challenge, task_pk)
-    form = TestSetPlanForm(request.POST)
+    # With the files: a pilot table is refused by name, not silently left out.
+    form = TestSetPlanForm(request.POST, request.FILES)
     back = reverse("registry:task-plan", args=[challenge.pk, task.pk])
     if not form.is_valid():
         messages.error(request, "Nothing was started: correct the marked fields.")

@@ -254,6 +254,10 @@ PLAN_MAX_SIMULATIONS = env_int("PLAN_MAX_SIMULATIONS", 2_000)
 PLAN_MAX_ALGORITHMS = env_int("PLAN_MAX_ALGORITHMS", 50)
 PLAN_MAX_WORK = env_int("PLAN_MAX_WORK", 50_000_000)
 PLAN_INTERVAL_SIMULATIONS = env_int("PLAN_INTERVAL_SIMULATIONS", 100)
+# A pilot results table uploaded to plan the test set (kept in the plan).
+PLAN_PILOT_MAX_BYTES = env_int("PLAN_PILOT_MAX_BYTES", 1024 * 1024)
+# A plan's figure, drawn once and kept in the cache (registry/plan_figure.py).
+PLAN_FIGURE_CACHE_SECONDS = env_int("PLAN_FIGURE_CACHE_SECONDS", 7 * 24 * 3600)
 # Staged previews of results uploads, per user (older ones are purged first);
 # a preview's bytes are its normalised CSV and its `.lines` file: the disk used.
 MAX_STAGED_UPLOADS_PER_USER = env_int("MAX_STAGED_UPLOADS_PER_USER", 5)

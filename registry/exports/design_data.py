@@ -288,6 +288,7 @@ def build_design_data_from_document(
             (f"Task {c.scope}: " if c.scope else "")
             + (f"{c.number}. " if c.number else "")
             + c.name
+            + (f": {c.summary}" if c.summary else "")
             for c in changes
         ),
         schemes=_schemes(design),

@@ -1,10 +1,12 @@
-"""The "Plan the test set" form: a parametric expected-performance model."""
+"""The "Plan the test set" form: a parametric expected-performance model, or a
+pilot (previous edition's) results table uploaded as CSV."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from ..test_set_plans import DEFAULT_INPUTS
@@ -20,6 +22,9 @@ SPEC_FIELDS = {
     "model.correlation": "correlation",
     "model.missing_rate": "missing_rate",
     "model": "means",
+    "model.table": "pilot",
+    "model.task": "pilot_task",
+    "model.kind": "pilot",
     "n": "n_grid",
     "simulations": "simulations",
     "seed": "seed",
@@ -43,6 +48,20 @@ class TestSetPlanForm(forms.Form):
         "evenly spaced algorithms below.",
         widget=forms.TextInput(attrs={"class": "form-control"}),
     )
+    pilot = forms.FileField(
+        required=False,
+        label="Pilot results table (CSV)",
+        help_text="A previous edition's or a pilot's results in the registry's "
+        "results format; its cases are resampled, and the values above are "
+        "not used.",
+    )
+    pilot_task = forms.CharField(
+        required=False,
+        label="Task of the pilot table",
+        help_text="Needed when the table has several tasks.",
+    )
+    # The table of the last computed pilot plan, so "attach" needs no new upload.
+    pilot_table = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
     algorithms = forms.IntegerField(
         initial=_MODEL["algorithms"], min_value=2, label="Expected algorithms"
     )
@@ -111,6 +130,20 @@ class TestSetPlanForm(forms.Form):
             means[name.strip()] = number
         return means
 
+    def clean_pilot(self) -> str | None:
+        upload = self.cleaned_data.get("pilot")
+        if not upload:
+            return None
+        limit = settings.PLAN_PILOT_MAX_BYTES
+        if upload.size > limit:
+            raise ValidationError(
+                f"The table has {upload.size:,} bytes; at most {limit:,}."
+            )
+        try:
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValidationError("Expected a CSV file in UTF-8.") from None
+
     def clean_n_grid(self) -> list[int]:
         try:
             return [int(v) for v in self.cleaned_data["n_grid"].split(",") if v.strip()]
@@ -121,6 +154,12 @@ class TestSetPlanForm(forms.Form):
 
     def inputs(self) -> dict[str, Any]:
         data = self.cleaned_data
+        table = data["pilot"] or data["pilot_table"]
+        if table:
+            return {
+                **self._plan_inputs(),
+                "model": {"kind": "pilot", "task": data["pilot_task"], "table": table},
+            }
         model: dict[str, Any] = {
             "kind": "parametric",
             "sd": data["sd"],
@@ -133,8 +172,11 @@ class TestSetPlanForm(forms.Form):
             model.update(
                 algorithms=data["algorithms"], best=data["best"], gap=data["gap"]
             )
+        return {"model": model, **self._plan_inputs()}
+
+    def _plan_inputs(self) -> dict[str, Any]:
+        data = self.cleaned_data
         return {
-            "model": model,
             "n": data["n_grid"],
             "simulations": data["simulations"],
             "seed": data["seed"],

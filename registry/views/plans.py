@@ -41,21 +41,27 @@ def task_plan(request, pk: int, task_pk: int):
         if task.test_set_plan and task.test_set_plan["model"]["kind"] == "parametric"
         else None
     )
+    posted = request.method == "POST"
     form = TestSetPlanForm(
-        request.POST if request.method == "POST" else None, initial=initial
+        request.POST if posted else None,
+        request.FILES if posted else None,
+        initial=initial,
     )
-    computed = None
+    computed, pilot_table = None, ""
     if form.is_bound and form.is_valid():
+        inputs = form.inputs()
+        # Kept in the page, so "attach" after "compute" needs no new upload.
+        pilot_table = inputs["model"].get("table", "")
         try:
             if "attach" in request.POST:
-                attach_plan(task=task, inputs=form.inputs(), actor=request.user)
+                attach_plan(task=task, inputs=inputs, actor=request.user)
                 messages.success(
                     request,
                     f"Attached the test-set plan to “{task.name}”: reviewers see "
                     f"it beside parameter {Role.TEST_CASES.number}.",
                 )
                 return redirect(plan_url(challenge, task))
-            plan = compute_task_plan(task=task, inputs=form.inputs())
+            plan = compute_task_plan(task=task, inputs=inputs)
             computed = plan_view(task.name, plan, chosen_test_cases(chosen_value))
         except ValidationError as exc:
             form.add_plan_errors(exc)
@@ -66,6 +72,7 @@ def task_plan(request, pk: int, task_pk: int):
         "task": task,
         "form": form,
         "computed": computed,
+        "pilot_table": pilot_table,
         "attached": task_plan_view(task, chosen_value),
         "test_cases": Role.TEST_CASES.parameter,
     }

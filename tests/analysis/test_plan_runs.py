@@ -14,7 +14,7 @@ from ranking.planner import plan_blocks, prepare_plan, run_plan, simulate_block
 from registry.test_set_plans import plan_limits
 from tests.factories import UserFactory
 from tests.registry.helpers import proposal_with_scheme
-from tests.registry.test_test_set_plans import INPUTS, SCHEME
+from tests.registry.test_test_set_plans import INPUTS, PAGE_FORM, SCHEME
 
 pytestmark = pytest.mark.django_db
 
@@ -121,20 +121,7 @@ def test_page_starts_a_background_plan_and_shows_its_progress_then_the_plan(
     from django.urls import reverse
 
     client.force_login(organizer)
-    form = {
-        "means": "A: 0.8, B: 0.78, C: 0.7",
-        "algorithms": "3",
-        "best": "0.8",
-        "gap": "0.02",
-        "sd": "0.1",
-        "correlation": "0.5",
-        "missing_rate": "0",
-        "n_grid": "10, 50, 100",
-        "simulations": "250",
-        "seed": "4",
-        "target_p_winner": "0.9",
-        "attach": "",
-    }
+    form = {**PAGE_FORM, "simulations": "250", "attach": ""}
     url = reverse("analysis:start-plan", args=[task.challenge.pk, task.pk])
     with django_capture_on_commit_callbacks(execute=False):
         response = client.post(url, form)

@@ -1,6 +1,7 @@
 import datetime as dt
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from demo import fetal, liver, msd, robustmis
@@ -168,6 +169,7 @@ def under_review(demo):
         users,
         scheme=liver.SCHEME,
         review=liver.SUBMITTED_REVIEW,
+        plan=liver.PLAN,
     )
     return challenge
 
@@ -192,6 +194,23 @@ def test_liver_is_under_review_with_two_open_reviews(under_review):
     assert review.assignment.status == AssignmentStatus.SUBMITTED
 
 
+def test_liver_reviewer_sees_its_test_set_plan_beside_parameter_38(
+    client, demo, under_review
+):
+    _, users = demo
+    plan = under_review.tasks.get().test_set_plan
+    assert (plan["seed"], [r["n"] for r in plan["n"]]) == (
+        liver.PLAN["seed"],
+        liver.PLAN["n"],
+    )
+    assert plan["scheme"]["method"] == liver.SCHEME["method"]
+    client.force_login(users["reviewer1"])
+    html = client.get(reverse("reviews:review", args=[under_review.pk])).text
+    row = html.index('data-test-set-plan="Lesion detection"')
+    assert html.index('-p38"') < row
+    assert "With the chosen 240 test cases (parameter 38)" in html
+
+
 def test_liver_review_is_put_in_place_once(demo, under_review):
     call, users = demo
     challenge = under_review
@@ -200,6 +219,7 @@ def test_liver_review_is_put_in_place_once(demo, under_review):
         users,
         scheme=liver.SCHEME,
         review=liver.SUBMITTED_REVIEW,
+        plan=liver.PLAN,
     )
     assert again.pk == challenge.pk
     assert Challenge.objects.filter(name=liver.NAME).count() == 1

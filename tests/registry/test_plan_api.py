@@ -1,10 +1,13 @@
 """The test-set plan API: status codes, and bodies that match the served schema."""
 
+import hashlib
+
 import jsonschema
 import pytest
 
 from tests.factories import UserFactory
 from tests.registry.helpers import proposal_with_scheme
+from tests.registry.test_plan_pilot_upload import pilot_csv
 from tests.registry.test_test_set_plans import INPUTS, SCHEME
 
 pytestmark = pytest.mark.django_db
@@ -105,3 +108,20 @@ def test_a_task_without_scheme_is_a_409(organizer_api, call, organizer):
     response = organizer_api.post(url(bare), INPUTS, format="json")
     assert response.status_code == 409
     assert "no ranking scheme" in response.json()["detail"]
+
+
+def test_a_pilot_table_is_sent_as_text_and_kept_with_its_hash(
+    organizer_api, task, plan_schema
+):
+    table = pilot_csv()
+    body = {**INPUTS, "model": {"kind": "pilot", "table": table}, "n": [5, 10]}
+    attached = organizer_api.post(url(task), {**body, "attach": True}, format="json")
+    assert attached.status_code == 201
+    jsonschema.validate(attached.json(), plan_schema)
+    model = attached.json()["model"]
+    assert model["results_sha256"] == hashlib.sha256(table.encode()).hexdigest()
+    assert model["cases"] == 8
+    bad = {**body, "model": {"kind": "pilot", "table": "task,case\n"}}
+    refused = organizer_api.post(url(task), bad, format="json")
+    assert refused.status_code == 400
+    assert "invalid results table" in str(refused.json())

@@ -47,6 +47,21 @@ INPUTS = {
     "seed": 4,
 }
 
+# The page's form for INPUTS.
+PAGE_FORM = {
+    "means": "A: 0.8, B: 0.78, C: 0.7",
+    "algorithms": "3",
+    "best": "0.8",
+    "gap": "0.02",
+    "sd": "0.1",
+    "correlation": "0.5",
+    "missing_rate": "0",
+    "n_grid": "10, 50, 100",
+    "simulations": "100",
+    "seed": "4",
+    "target_p_winner": "0.9",
+}
+
 
 @pytest.fixture
 def draft(call, organizer):
@@ -87,7 +102,11 @@ def test_only_an_editor_attaches_or_detaches(draft, organizer):
     [
         ({"n": [1]}, "n", "between 2"),
         ({"simulations": 10**6}, "simulations", "between 1 and"),
-        ({"model": {"kind": "pilot", "results": "/etc/passwd"}}, "model", "pilot"),
+        (
+            {"model": {"kind": "pilot", "results": "/etc/passwd"}},
+            "model.results",
+            "manage.py plan",
+        ),
         ({"colour": "red"}, "colour", "unknown field"),
     ],
 )
@@ -160,9 +179,9 @@ def test_reading_the_plan_between_and_beyond_its_grid():
     assert p_winner_at(plan, 50).p_winner == 0.7
 
 
-def test_reviewer_sees_the_plan_beside_parameter_38_and_registration_freezes_it(
-    client, call, organizer
-):
+def planned_and_under_review(call, organizer):
+    """The draft with `INPUTS`' plan attached, submitted, and "tina" assigned
+    by "chair": ``(challenge, task, chair, reviewer)``."""
     challenge = proposal_with_scheme(call, organizer, SCHEME)
     task = challenge.tasks.get()
     attach_plan(task=task, inputs=INPUTS, actor=organizer)
@@ -173,6 +192,13 @@ def test_reviewer_sees_the_plan_beside_parameter_38_and_registration_freezes_it(
     review_services.assign_reviewer(
         challenge=challenge, reviewer=reviewer, role="technical", actor=chair
     )
+    return challenge, task, chair, reviewer
+
+
+def test_reviewer_sees_the_plan_beside_parameter_38_and_registration_freezes_it(
+    client, call, organizer
+):
+    challenge, task, chair, reviewer = planned_and_under_review(call, organizer)
     client.force_login(reviewer)
     html = client.get(reverse("reviews:review", args=[challenge.pk])).text
     row = html.index(f'id="t{task.pk}-p38"')
@@ -207,19 +233,7 @@ def test_plan_page_computes_then_attaches(client, draft, organizer):
     page = client.get(url)
     assert page.status_code == 200
     assert 'id="plan-none"' in page.text
-    form = {
-        "means": "A: 0.8, B: 0.78, C: 0.7",
-        "algorithms": "3",
-        "best": "0.8",
-        "gap": "0.02",
-        "sd": "0.1",
-        "correlation": "0.5",
-        "missing_rate": "0",
-        "n_grid": "10, 50, 100",
-        "simulations": "100",
-        "seed": "4",
-        "target_p_winner": "0.9",
-    }
+    form = PAGE_FORM
     computed = client.post(url, {**form, "compute": ""})
     assert computed.status_code == 200
     assert 'id="plan-computed"' in computed.text

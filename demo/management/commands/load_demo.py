@@ -45,6 +45,7 @@ class Command(BaseCommand):
             users,
             scheme=liver.SCHEME,
             review=liver.SUBMITTED_REVIEW,
+            plan=liver.PLAN,
         )
         draft = ensure_design(fetal, call, users)
         challenges += [under_review, draft]

@@ -1,0 +1,170 @@
+"""A pilot results table uploaded on the "Plan the test set" page (issue 29):
+parsed by the engine's read_table, kept in the plan with its SHA-256, never a
+path on the server; bad tables are refused with the reason and attach nothing."""
+
+import hashlib
+
+import numpy as np
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from ranking import read_table
+from ranking.planner import run_plan
+from registry.test_set_plans import (
+    attach_plan,
+    compute_task_plan,
+    plan_inputs,
+    task_plan_spec,
+)
+from tests.ranking.conftest import frame_from
+from tests.registry.helpers import proposal_with_scheme
+from tests.registry.test_test_set_plans import PAGE_FORM, SCHEME
+
+pytestmark = pytest.mark.django_db
+
+# The model fields stay at their defaults: a pilot table replaces them.
+FORM = {**PAGE_FORM, "means": "", "n_grid": "5, 10", "simulations": "50", "seed": "3"}
+
+
+def pilot_csv(task: str = "T1", metric: str = "DSC") -> str:
+    """Eight cases of three algorithms A > B > C (expected), one task."""
+    rng = np.random.default_rng(7)
+    values = rng.normal([0.8, 0.75, 0.7], 0.05, size=(8, 3))
+    return frame_from(values, task=task, algorithms=["A", "B", "C"]).to_csv(index=False)
+
+
+@pytest.fixture
+def draft(call, organizer):
+    return proposal_with_scheme(call, organizer, SCHEME)
+
+
+def upload(text: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile("pilot.csv", text.encode(), content_type="text/csv")
+
+
+def test_uploaded_pilot_is_planned_and_attached_with_its_hash(client, draft, organizer):
+    task = draft.tasks.get()
+    url = reverse("registry:task-plan", args=[draft.pk, task.pk])
+    client.force_login(organizer)
+    table = pilot_csv()
+    computed = client.post(url, {**FORM, "pilot": upload(table), "compute": ""})
+    assert computed.status_code == 200
+    assert 'id="plan-computed"' in computed.text
+    assert "the 3 algorithms of the pilot task “T1” (8 cases, resampled)" in (
+        computed.text
+    )
+    assert 'id="plan-pilot-kept"' in computed.text
+    # "Attach" after "compute" sends the kept table, not a new upload.
+    attached = client.post(url, {**FORM, "pilot_table": table, "attach": ""})
+    assert attached.status_code == 302
+    task.refresh_from_db()
+    model = task.test_set_plan["model"]
+    assert model["results_sha256"] == hashlib.sha256(table.encode()).hexdigest()
+    assert model["table"] == table
+    assert "results" not in model  # no path on the server
+    page = client.get(url).text
+    assert f"Pilot table SHA-256 {model['results_sha256']}." in page
+    # The engine, given the same table directly, computes the same plan.
+    spec = {
+        "scheme": SCHEME,
+        "model": {"kind": "pilot", "task": None},
+        "n": [5, 10],
+        "simulations": 50,
+        "seed": 3,
+        "targets": {"p_winner": 0.9},
+    }
+    direct = run_plan(spec, results=read_table(table.encode()))
+    assert task.test_set_plan["n"] == direct["n"]
+    # Its inputs compute it again, byte for byte.
+    assert compute_task_plan(task=task, inputs=plan_inputs(task.test_set_plan)) == (
+        task.test_set_plan
+    )
+
+
+@pytest.mark.parametrize(
+    ("table", "task_name", "field", "words"),
+    [
+        ("task,case\nT1,c1\n", "", "pilot", "invalid results table"),
+        (pilot_csv(), "T9", "pilot_task", "tasks: T1"),
+    ],
+)
+def test_bad_pilot_is_refused_naming_the_field(
+    client, draft, organizer, table, task_name, field, words
+):
+    task = draft.tasks.get()
+    url = reverse("registry:task-plan", args=[draft.pk, task.pk])
+    client.force_login(organizer)
+    response = client.post(
+        url,
+        {**FORM, "pilot": upload(table), "pilot_task": task_name, "attach": ""},
+    )
+    assert response.status_code == 400
+    assert f'data-error-for="{field}"' in response.text
+    assert words in response.text
+    task.refresh_from_db()
+    assert task.test_set_plan is None
+
+
+def test_too_large_or_binary_pilot_is_refused(client, draft, organizer, settings):
+    settings.PLAN_PILOT_MAX_BYTES = 100
+    task = draft.tasks.get()
+    url = reverse("registry:task-plan", args=[draft.pk, task.pk])
+    client.force_login(organizer)
+    big = client.post(url, {**FORM, "pilot": upload(pilot_csv()), "attach": ""})
+    assert big.status_code == 400
+    assert "at most 100." in big.text
+    binary = SimpleUploadedFile("pilot.csv", b"\xff\xfe\x00bad")
+    assert client.post(url, {**FORM, "pilot": binary}).status_code == 400
+    with pytest.raises(ValidationError) as caught:
+        attach_plan(
+            task=task,
+            inputs={"model": {"kind": "pilot", "table": pilot_csv()}},
+            actor=organizer,
+        )
+    assert "PLAN_PILOT_MAX_BYTES" in caught.value.message_dict["model.table"][0]
+    task.refresh_from_db()
+    assert task.test_set_plan is None
+
+
+def test_a_pilot_plan_is_not_queued_in_the_background(draft):
+    with pytest.raises(ValidationError) as caught:
+        task_plan_spec(
+            task=draft.tasks.get(),
+            inputs={"model": {"kind": "pilot", "table": pilot_csv()}},
+        )
+    assert "not in the background" in caught.value.message_dict["model"][0]
+
+
+def test_background_button_refuses_a_pilot_instead_of_ignoring_it(
+    client, draft, organizer
+):
+    task = draft.tasks.get()
+    client.force_login(organizer)
+    url = reverse("analysis:start-plan", args=[draft.pk, task.pk])
+    response = client.post(url, {**FORM, "pilot": upload(pilot_csv())}, follow=True)
+    assert "not in the background" in response.text
+    assert not task.plan_runs.exists()
+
+
+def test_a_pilot_of_another_metric_is_refused_on_the_pilot_field(
+    client, call, organizer
+):
+    scheme = {
+        **SCHEME,
+        "metric": "NSD",
+        "method": "rank_then_aggregate",
+        "aggregate": "mean",
+        "ties": "min",
+    }
+    draft = proposal_with_scheme(call, organizer, scheme)
+    task = draft.tasks.get()
+    client.force_login(organizer)
+    url = reverse("registry:task-plan", args=[draft.pk, task.pk])
+    response = client.post(url, {**FORM, "pilot": upload(pilot_csv()), "attach": ""})
+    assert response.status_code == 400
+    assert 'data-error-for="pilot"' in response.text
+    assert "does not fit the task&#x27;s scheme" in response.text
+    task.refresh_from_db()
+    assert task.test_set_plan is None
