@@ -198,6 +198,11 @@ MAX_XLSX_UNCOMPRESSED_BYTES = env_int("MAX_XLSX_UNCOMPRESSED_BYTES", 100 * 1024 
 MAX_RESULTS_ROWS = env_int("MAX_RESULTS_ROWS", 2_000_000)
 MAX_RESULTS_COLUMNS = env_int("MAX_RESULTS_COLUMNS", 100)
 MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
+# XLSX parses ~50 000 cells a second: a lower cell limit, and a time budget for
+# any upload's parse; characters per cell (CSV and XLSX, shared strings too).
+MAX_XLSX_CELLS = env_int("MAX_XLSX_CELLS", 2_000_000)
+MAX_UPLOAD_PARSE_SECONDS = env_int("MAX_UPLOAD_PARSE_SECONDS", 60)
+MAX_CELL_CHARS = env_int("MAX_CELL_CHARS", 10_000)
 # Metric values beyond ±this are refused: sums and variances of 1e308 overflow.
 MAX_RESULTS_ABS_VALUE = float(os.environ.get("MAX_RESULTS_ABS_VALUE", "1e100"))
 # Error lists returned to the uploader: the first N, then "… and M more".
