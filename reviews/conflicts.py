@@ -20,7 +20,7 @@ from django.conf import settings
 
 from registry.models import Challenge
 from registry.parameters import Role
-from registry.permissions import is_organizer
+from registry.permissions import is_chair, is_organizer
 
 from .models import ConflictDeclaration
 
@@ -147,4 +147,22 @@ def conflict_reason(reviewer, challenge: Challenge) -> str | None:
                 f"{declared.institution!r}, an organizing institution of this "
                 f"proposal: {declared.reason}"
             )
+    return None
+
+
+def chair_refusal(user, challenge: Challenge) -> str | None:
+    """Why `user` may not act as a chair on `challenge` (see the reviewers'
+    identities, assign, decide), or None when they may.
+
+    A chair of the call in conflict with the proposal by the reviewers' rules
+    (organizer, co-organizer, the same normalised institution or mail domain,
+    a declared conflict) leaves it to another chair of the call."""
+    if not is_chair(user, challenge):
+        return "Only a chair of the call can do this."
+    reason = conflict_reason(user, challenge)
+    if reason is not None:
+        return (
+            f"You have a conflict of interest with this proposal ({reason}); "
+            "another chair of the call handles its review and decision."
+        )
     return None

@@ -1,8 +1,9 @@
 """Reads for peer review: who sees which review, labels, history, diffs,
 reviewer suggestions and reminders. Blind review lives here:
 
-* chairs of the call and staff see every review with the reviewer's name and
-  the confidential comments;
+* chairs of the call (unless in conflict with the proposal, see
+  `conflicts.chair_refusal`) and staff see every review with the reviewer's
+  name and the confidential comments;
 * a reviewer sees their own reviews, and the co-reviewers' reviews of a
   revision only after submitting their own review of that revision;
 * organizers see the reviews of revisions that have been decided on;
@@ -27,10 +28,10 @@ from registry.design import Design, DesignDiff, diff_designs
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
 from registry.parameters import Role as ParameterRole
-from registry.permissions import is_chair, is_organizer
+from registry.permissions import is_organizer
 from registry.selectors import completeness_of_many
 
-from .conflicts import conflict_reason
+from .conflicts import chair_refusal, conflict_reason
 from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
 from .models import Assignment, ConflictDeclaration, ProposalVersion, Review
 
@@ -54,7 +55,8 @@ def user_named(username: Any, *, field: str = "reviewer"):
 
 
 def sees_identities(user, challenge: Challenge) -> bool:
-    return user.is_staff or is_chair(user, challenge)
+    """Staff, and the call's chairs not in conflict with the proposal."""
+    return user.is_staff or chair_refusal(user, challenge) is None
 
 
 def reviewer_labels(challenge: Challenge) -> dict[int, str]:

@@ -203,6 +203,8 @@ MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
 MAX_XLSX_CELLS = env_int("MAX_XLSX_CELLS", 2_000_000)
 MAX_UPLOAD_PARSE_SECONDS = env_int("MAX_UPLOAD_PARSE_SECONDS", 60)
 MAX_CELL_CHARS = env_int("MAX_CELL_CHARS", 10_000)
+# Proposals one account may create in one call (proposal spam).
+MAX_PROPOSALS_PER_CALL = env_int("MAX_PROPOSALS_PER_CALL", 20)
 # Metric values beyond ±this are refused: sums and variances of 1e308 overflow.
 MAX_RESULTS_ABS_VALUE = float(os.environ.get("MAX_RESULTS_ABS_VALUE", "1e100"))
 # Error lists returned to the uploader: the first N, then "… and M more".
