@@ -20,6 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from analysis import ingest, run_state
+from analysis.admission import admit_run
 from analysis.jobs import job
 from analysis.models import AnalysisStatus, ResultsVersion
 from analysis.services import (
@@ -224,6 +225,7 @@ def start_case_model_run(
     )
     if existing is not None:
         return existing
+    admit_run(actor)
     run = CaseModelRun.objects.create(
         metadata=metadata,
         spec=spec,

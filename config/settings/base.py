@@ -203,6 +203,11 @@ MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
 MAX_XLSX_CELLS = env_int("MAX_XLSX_CELLS", 2_000_000)
 MAX_UPLOAD_PARSE_SECONDS = env_int("MAX_UPLOAD_PARSE_SECONDS", 60)
 MAX_CELL_CHARS = env_int("MAX_CELL_CHARS", 10_000)
+# Work admission: queued or running analyses and case-model fits, per user and
+# in all; past either a new run is refused (429) with this Retry-After.
+MAX_ACTIVE_RUNS_PER_USER = env_int("MAX_ACTIVE_RUNS_PER_USER", 3)
+MAX_ACTIVE_RUNS = env_int("MAX_ACTIVE_RUNS", 20)
+RUN_RETRY_AFTER_SECONDS = env_int("RUN_RETRY_AFTER_SECONDS", 30)
 # Proposals one account may create in one call (proposal spam).
 MAX_PROPOSALS_PER_CALL = env_int("MAX_PROPOSALS_PER_CALL", 20)
 # Metric values beyond ±this are refused: sums and variances of 1e308 overflow.
