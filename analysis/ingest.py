@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from audit.services import record
+from config.text import CONTROL_BYTES
 from ranking import ResultsError, RowError, read_results, validate_results
 from registry.canonical import sha256_hex
 from registry.models import Registration
@@ -53,13 +54,22 @@ class UploadError(ValueError):
 
 
 def capped_messages(errors, *, total: int = 0) -> list[str]:
-    """The first `MAX_REPORTED_ERRORS` messages and "… and N more" (of `total`)."""
+    """The first `MAX_REPORTED_ERRORS` messages, each cut to
+    `MAX_ERROR_MESSAGE_CHARS`, and "… and N more" (of `total`)."""
     limit = settings.MAX_REPORTED_ERRORS
-    shown = [str(e) for e in errors[:limit]]
+    shown = [_shortened(str(e)) for e in errors[:limit]]
     more = max(total, len(errors)) - len(shown)
     if more > 0:
         shown.append(f"… and {grouped(more)} more")
     return shown
+
+
+def _shortened(message: str) -> str:
+    """At most ``MAX_ERROR_MESSAGE_CHARS`` of one message (it may quote cells)."""
+    limit = settings.MAX_ERROR_MESSAGE_CHARS
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit]}… ({grouped(len(message) - limit)} characters cut)"
 
 
 # A "problem" is a part of the file the registered design does not know (or a
@@ -203,6 +213,7 @@ def read_upload(
     if not lower.endswith(CSV_TYPES):
         raise UploadError(["Upload a .csv or .xlsx file."])
     _check_csv_shape(data, limits)
+    _refuse_control_characters(data)
     try:
         frame = read_results(io.BytesIO(data))
     except ResultsError as exc:  # encoding, separator, field counts, … (by line)
@@ -227,6 +238,20 @@ def _check_csv_shape(data: bytes, limits: TableLimits) -> None:
         columns = first_line.count(",") + 1
     rows = max(0, data.rstrip(b"\r\n").count(b"\n"))
     _check_shape(limits, rows=rows, columns=columns)
+
+
+def _refuse_control_characters(data: bytes) -> None:
+    """A NUL or other control character in a CSV (PostgreSQL cannot store NUL;
+    XML exports break on the others), found on the bytes, named by line."""
+    match = CONTROL_BYTES.search(data)
+    if match is not None:
+        line = data.count(b"\n", 0, match.start()) + 1
+        raise UploadError(
+            [
+                f"line {line}: the control character U+{match.group()[0]:04X} is "
+                "not allowed; remove it and upload the file again."
+            ]
+        )
 
 
 def _check_cell_lengths(frame: pd.DataFrame, limits: TableLimits) -> None:

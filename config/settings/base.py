@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "config.middleware.RegisteredDataMiddleware",
+    "config.middleware.ControlCharactersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -214,6 +215,7 @@ MAX_PROPOSALS_PER_CALL = env_int("MAX_PROPOSALS_PER_CALL", 20)
 MAX_RESULTS_ABS_VALUE = float(os.environ.get("MAX_RESULTS_ABS_VALUE", "1e100"))
 # Error lists returned to the uploader: the first N, then "… and M more".
 MAX_REPORTED_ERRORS = env_int("MAX_REPORTED_ERRORS", 100)
+MAX_ERROR_MESSAGE_CHARS = env_int("MAX_ERROR_MESSAGE_CHARS", 2000)
 # JSON bodies and imported documents: nesting depth and size.
 MAX_JSON_DEPTH = env_int("MAX_JSON_DEPTH", 32)
 MAX_JSON_BYTES = env_int("MAX_JSON_BYTES", 5 * 1024 * 1024)
