@@ -353,10 +353,13 @@ def suggest_reviewers(challenge: Challenge, *, limit: int = 20) -> list[Suggesti
 
 def draft_decision_letter(challenge: Challenge) -> str:
     """A letter for the chair to edit, with the anonymised reviews of the
-    current revision (no names, no confidential comments)."""
+    current revision (no names, no confidential comments). A review by a
+    reviewer withdrawn for a conflict of interest is not quoted."""
     labels = reviewer_labels(challenge)
     reviews = Review.objects.filter(
-        assignment__challenge=challenge, revision=challenge.revision
+        assignment__challenge=challenge,
+        assignment__status__in=ACTIVE_ASSIGNMENT_STATES,
+        revision=challenge.revision,
     ).select_related("assignment")
     parts = [
         f'Dear organizers of "{challenge.name}",',

@@ -161,3 +161,15 @@ def test_proposal_limit_answers_400_on_the_api(world):
     )
     assert response.status_code == 400
     assert "the limit is 1 per account and call" in str(response.json())
+
+
+def test_withdrawn_reviewers_review_is_not_quoted_in_the_draft_letter(under_review):
+    world = under_review
+    submit_review(world.challenge, world.tech1, "accept", comments="Conflicted view.")
+    submit_review(world.challenge, world.tech2, "reject", comments="Honest view.")
+    registry_services.add_co_organizer(
+        challenge=world.challenge, user=world.tech1, actor=world.organizer
+    )  # tina is withdrawn for the conflict
+    letter = client_for(world.chair).get(decision_url(world)).json()["draft_letter"]
+    assert "Honest view." in letter
+    assert "Conflicted view." not in letter
