@@ -8,6 +8,7 @@ after seeing results can decide the winner).
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -231,6 +232,20 @@ def check_amendment_version(
     what differs, so it can be neither hidden in a version nor left out of its
     diff.
     """
+    unexplained = unexplained_changes(previous, version, changes)
+    if unexplained:
+        raise RegisteredDataError(
+            version.registration,
+            "amendment version",
+            f"The design differs from version {previous.number} by more than the "
+            f"approved changes ({'; '.join(unexplained)}); nothing was approved.",
+        )
+
+
+def unexplained_changes(
+    previous: RegistrationVersion, version: RegistrationVersion, changes: dict
+) -> list[str]:
+    """What differs between two versions' designs beyond `changes`."""
     before = Design.from_dict(json.loads(previous.canonical)["design"])
     after = Design.from_dict(json.loads(version.canonical)["design"])
     unexplained = [
@@ -242,13 +257,35 @@ def check_amendment_version(
     for key in ("call", "planning", *(() if name_changed else ("name",))):
         if getattr(before, key) != getattr(after, key):
             unexplained.append(f"challenge: {key}")
-    if unexplained:
-        raise RegisteredDataError(
-            version.registration,
-            "amendment version",
-            f"The design differs from version {previous.number} by more than the "
-            f"approved changes ({'; '.join(unexplained)}); nothing was approved.",
-        )
+    return unexplained
+
+
+def amendment_problems(
+    versions: list[RegistrationVersion], approved: dict[int, Amendment]
+) -> list[tuple[int, str]]:
+    """(version number, problem) for every version after the first that no
+    approved amendment explains: a version appended by hand (a forged v2)
+    or a design edited beyond its amendment. `approved`: version id →
+    its approved amendment."""
+    problems = []
+    for previous, version in itertools.pairwise(versions):
+        amendment = approved.get(version.pk)
+        if amendment is None:
+            problems.append((version.number, "no approved amendment made this version"))
+            continue
+        try:
+            unexplained = unexplained_changes(previous, version, amendment.changes)
+        except (ValueError, KeyError, TypeError):
+            continue  # the chain check names a version that is not a design
+        if unexplained:
+            problems.append(
+                (
+                    version.number,
+                    "the design differs from the previous version beyond its "
+                    f"amendment ({'; '.join(unexplained)})",
+                )
+            )
+    return problems
 
 
 @transaction.atomic
