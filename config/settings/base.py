@@ -24,11 +24,16 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item]
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless set: a deployment that forgets the variable must not show
+# tracebacks (issue 30). `make demo` and the other make targets set DEBUG=1.
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (on a development "
+            "machine, set DEBUG=1 instead, as the Makefile does)."
+        )
     SECRET_KEY = "insecure-demo-key-only-for-local-debug"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")

@@ -4,6 +4,9 @@ import os
 import tempfile
 from pathlib import Path
 
+# base.py refuses to start without a key when DEBUG is off (its default)
+os.environ.setdefault("SECRET_KEY", "test-only-key")
+
 from .base import *  # noqa: F403
 
 SECRET_KEY = "test-only-key"
