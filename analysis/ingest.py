@@ -213,11 +213,11 @@ def read_upload(
     if not lower.endswith(CSV_TYPES):
         raise UploadError(["Upload a .csv or .xlsx file."])
     _check_csv_shape(data, limits)
-    _refuse_control_characters(data)
     try:
         frame = read_results(io.BytesIO(data))
     except ResultsError as exc:  # encoding, separator, field counts, … (by line)
         raise UploadError(exc.errors) from None
+    _refuse_control_characters(data)  # once the encoding is known to be UTF-8
     _check_cell_lengths(frame, limits)
     return frame
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from audit.services import record
 
+from .amendment_checks import amendment_problems
 from .canonical import canonical_json_bytes, sha256_hex
 from .enums import ChallengeStatus
 from .exports import export_challenge
@@ -270,9 +271,6 @@ def verify_registrations(registrations=None) -> Verification:
     hashing, not round trips: one registration's chain is checked as soon as
     its versions have been read.
     """
-    # a cycle otherwise: amendments append versions through this module
-    from .amendments import amendment_problems
-
     versions = RegistrationVersion.objects.order_by("registration_id", "number")
     approved = Amendment.objects.filter(
         status=AmendmentStatus.APPROVED, version__isnull=False
