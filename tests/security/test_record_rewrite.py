@@ -7,17 +7,15 @@ exactly the amendment's changes.
 """
 
 import copy
-import json
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
 
 from registry.amendments import approve_amendment, propose_amendment
-from registry.canonical import canonical_json_bytes, sha256_hex
 from registry.registration import append_version, verify_registrations
 from tests.analysis.django.conftest import SCHEME
+from tests.security.test_tamper_evidence import rewrite_latest_version
 
 pytestmark = pytest.mark.django_db
 
@@ -58,16 +56,8 @@ def test_an_approved_amendment_verifies(registration, organizer, chair):
 def test_a_rewritten_amended_version_with_its_hash_recomputed_fails(
     registration, organizer, chair
 ):
-    version = amend_to_holm(registration, organizer, chair)
-    document = json.loads(version.canonical)
-    for task in document["design"]["tasks"]:
-        task["scheme"]["test"]["alpha"] = 0.5  # beyond the amendment
-    data = canonical_json_bytes(document)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {TABLE} SET canonical = %s, sha256 = %s WHERE id = %s",
-            [data.decode(), sha256_hex(data), version.pk],
-        )
+    amend_to_holm(registration, organizer, chair)
+    rewrite_latest_version(0.5)  # beyond the amendment; triggers off on PostgreSQL
     [problem] = verify_registrations().problems
     assert problem.version == 2
     assert problem.message.startswith(
