@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The settings keep DEBUG off unless it is set; these are development targets.
+export DEBUG ?= 1
 
 .PHONY: demo test lint faults bench bench-ingest bench-registry bench-report loadtest serve clean
 

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from io import StringIO
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from django.conf import settings
 from django.core.management import call_command
@@ -140,6 +140,7 @@ def read_manifest(directory: Path) -> dict:
     if not path.is_file():
         raise BackupError(f"{directory} has no {MANIFEST}: not a backup of this site.")
     manifest = json.loads(path.read_text())
+    _refuse_outside_paths(directory, manifest)
     wanted = {manifest["database"]["file"]: manifest["database"]["sha256"]}
     wanted.update({f"{MEDIA}/{n}": s for n, s in manifest["media"].items()})
     bad = [
@@ -153,6 +154,35 @@ def read_manifest(directory: Path) -> dict:
             f"({', '.join(sorted(bad)[:5])}); nothing was restored."
         )
     return manifest
+
+
+def _refuse_outside_paths(directory: Path, manifest: dict) -> None:
+    """Refuse a manifest naming a file outside the backup's folders or the
+    media folder: a restore had written ``../app_code.py`` beside ``media/``
+    and printed "Restored. OK" (issue 30). Checked before anything is read."""
+    database = manifest["database"]["file"]
+    if database not in (PG_DUMP, XML_DUMP):
+        raise BackupError(
+            f"The manifest's database file {database!r} is not {PG_DUMP} or "
+            f"{XML_DUMP}; nothing was restored."
+        )
+    roots = (directory / MEDIA, Path(settings.MEDIA_ROOT))
+    outside = [name for name in manifest["media"] if not _inside_all(name, roots)]
+    if outside:
+        raise BackupError(
+            f"The manifest names {len(outside)} file(s) outside the media folder "
+            f"({', '.join(repr(n) for n in sorted(outside)[:5])}); nothing was "
+            "restored."
+        )
+
+
+def _inside_all(name: str, roots: tuple[Path, ...]) -> bool:
+    """Whether the relative POSIX path `name` stays inside every root (after
+    symbolic links are followed)."""
+    parts = PurePosixPath(name).parts
+    if not parts or name.startswith("/") or "\\" in name or ".." in parts:
+        return False
+    return all((root / name).resolve().is_relative_to(root.resolve()) for root in roots)
 
 
 @dataclass

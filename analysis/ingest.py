@@ -27,12 +27,15 @@ from django.db import transaction
 from django.db.models import Max
 
 from audit.services import record
+from config.text import CONTROL_BYTES
 from ranking import ResultsError, RowError, read_results, validate_results
 from registry.canonical import sha256_hex
 from registry.models import Registration
 
+from . import xlsx
 from .design import RegisteredDesign
 from .models import ResultsVersion
+from .xlsx import Deadline, TableLimits, WorkbookError, grouped
 
 CSV_TYPES = (".csv",)
 XLSX_TYPES = (".xlsx",)
@@ -51,18 +54,22 @@ class UploadError(ValueError):
 
 
 def capped_messages(errors, *, total: int = 0) -> list[str]:
-    """The first `MAX_REPORTED_ERRORS` messages and "… and N more" (of `total`)."""
+    """The first `MAX_REPORTED_ERRORS` messages, each cut to
+    `MAX_ERROR_MESSAGE_CHARS`, and "… and N more" (of `total`)."""
     limit = settings.MAX_REPORTED_ERRORS
-    shown = [str(e) for e in errors[:limit]]
+    shown = [_shortened(str(e)) for e in errors[:limit]]
     more = max(total, len(errors)) - len(shown)
     if more > 0:
         shown.append(f"… and {grouped(more)} more")
     return shown
 
 
-def grouped(number: int) -> str:
-    """1234567 → "1 234 567" (the thin grouping used in messages)."""
-    return f"{number:,}".replace(",", " ")
+def _shortened(message: str) -> str:
+    """At most ``MAX_ERROR_MESSAGE_CHARS`` of one message (it may quote cells)."""
+    limit = settings.MAX_ERROR_MESSAGE_CHARS
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit]}… ({grouped(len(message) - limit)} characters cut)"
 
 
 # A "problem" is a part of the file the registered design does not know (or a
@@ -181,11 +188,15 @@ def moved_lines(table: CheckedResults) -> np.ndarray | None:
     return None if np.array_equal(lines, np.arange(len(lines)) + 2) else lines
 
 
-def read_upload(name: str, data: bytes) -> pd.DataFrame:
+def read_upload(
+    name: str, data: bytes, *, limits: TableLimits | None = None
+) -> pd.DataFrame:
     """Read an uploaded CSV or XLSX file, enforcing size, shape and type limits.
 
     The text cells as read; :func:`parse_upload` checks and normalises them.
+    ``limits``: the table's bounds (by default the results limits).
     """
+    limits = limits or TableLimits.for_results()
     limit = settings.MAX_UPLOAD_BYTES
     if len(data) > limit:
         raise UploadError(
@@ -195,39 +206,29 @@ def read_upload(name: str, data: bytes) -> pd.DataFrame:
         raise UploadError(["The file is empty."])
     lower = (name or "").lower()
     if lower.endswith(XLSX_TYPES):
-        return _read_xlsx(data)
+        try:
+            return _read_xlsx(data, limits)
+        except WorkbookError as exc:
+            raise UploadError(exc.messages) from None
     if not lower.endswith(CSV_TYPES):
         raise UploadError(["Upload a .csv or .xlsx file."])
-    _check_csv_shape(data)
+    _check_csv_shape(data, limits)
     try:
-        return read_results(io.BytesIO(data))
+        frame = read_results(io.BytesIO(data))
     except ResultsError as exc:  # encoding, separator, field counts, … (by line)
         raise UploadError(exc.errors) from None
+    _refuse_control_characters(data)  # once the encoding is known to be UTF-8
+    _check_cell_lengths(frame, limits)
+    return frame
 
 
-def _check_shape(*, rows: int, columns: int) -> None:
+def _check_shape(limits: TableLimits, *, rows: int, columns: int) -> None:
     """Refuse a table over the row, column or cell limit (settings)."""
-    problems = []
-    if columns > settings.MAX_RESULTS_COLUMNS:
-        problems.append(
-            f"The table has {grouped(columns)} columns; the limit is "
-            f"{grouped(settings.MAX_RESULTS_COLUMNS)}."
-        )
-    if rows > settings.MAX_RESULTS_ROWS:
-        problems.append(
-            f"The table has more than {grouped(settings.MAX_RESULTS_ROWS)} rows "
-            "(the limit)."
-        )
-    if rows * columns > settings.MAX_RESULTS_CELLS:
-        problems.append(
-            f"The table has more than {grouped(settings.MAX_RESULTS_CELLS)} cells "
-            "(the limit)."
-        )
-    if problems:
+    if problems := limits.problems(rows=rows, columns=columns):
         raise UploadError(problems)
 
 
-def _check_csv_shape(data: bytes) -> None:
+def _check_csv_shape(data: bytes, limits: TableLimits) -> None:
     # Counted on the bytes before pandas builds anything: the header's fields
     # and the line breaks (an upper bound on rows, as quoted breaks are rare).
     first_line = data.split(b"\n", 1)[0].decode("utf-8", errors="replace")
@@ -236,11 +237,43 @@ def _check_csv_shape(data: bytes) -> None:
     except (csv.Error, StopIteration):
         columns = first_line.count(",") + 1
     rows = max(0, data.rstrip(b"\r\n").count(b"\n"))
-    _check_shape(rows=rows, columns=columns)
+    _check_shape(limits, rows=rows, columns=columns)
 
 
-def _read_xlsx(data: bytes) -> pd.DataFrame:
-    """Stream the first sheet after checking the archive's declared sizes.
+def _refuse_control_characters(data: bytes) -> None:
+    """A NUL or other control character in a CSV (PostgreSQL cannot store NUL;
+    XML exports break on the others), found on the bytes, named by line."""
+    match = CONTROL_BYTES.search(data)
+    if match is not None:
+        line = data.count(b"\n", 0, match.start()) + 1
+        raise UploadError(
+            [
+                f"line {line}: the control character U+{match.group()[0]:04X} is "
+                "not allowed; remove it and upload the file again."
+            ]
+        )
+
+
+def _check_cell_lengths(frame: pd.DataFrame, limits: TableLimits) -> None:
+    """Refuse cells longer than the limit, naming the first of each column."""
+    lines = frame.attrs.get("lines", np.arange(len(frame), dtype=np.int64) + 2)
+    problems = []
+    for k, column in enumerate(frame.columns):  # by position: names may repeat
+        lengths = frame.iloc[:, k].str.len().to_numpy()
+        too_long = np.flatnonzero(lengths > limits.cell_chars)
+        if len(too_long):
+            problems.append(
+                f"line {lines[too_long[0]]}, {column}: more than "
+                f"{grouped(limits.cell_chars)} characters (the limit per cell)"
+                + (f"; and {len(too_long) - 1} more" if len(too_long) > 1 else "")
+            )
+    if problems:
+        raise UploadError(problems)
+
+
+def _read_xlsx(data: bytes, limits: TableLimits) -> pd.DataFrame:
+    """Stream the first sheet after checking the archive's declared sizes and
+    scanning its XML (:mod:`analysis.xlsx`).
 
     `zipfile` never inflates a member past its declared size, so a bomb is
     refused here before a byte of it is decompressed.
@@ -258,17 +291,20 @@ def _read_xlsx(data: bytes) -> pd.DataFrame:
                 f"{grouped(limit)} bytes. Upload the results as CSV or split them."
             ]
         )
+    deadline = Deadline()
+    limits = limits.for_xlsx()
     try:
+        xlsx.scan_parts(archive, limits, deadline)
         workbook = openpyxl.load_workbook(
             io.BytesIO(data), read_only=True, data_only=True
         )
         try:
-            frame = _sheet_frame(workbook.worksheets[0])
+            frame = _sheet_frame(workbook.worksheets[0], limits, deadline)
         finally:
             workbook.close()
-        _refuse_unsaved_formulas(data, frame)
+        _refuse_unsaved_formulas(data, frame, deadline)
         return frame
-    except UploadError:
+    except (UploadError, WorkbookError):
         raise
     except Exception as exc:  # openpyxl raises many types for broken files
         raise UploadError([f"The workbook cannot be read: {exc}"]) from None
@@ -277,7 +313,9 @@ def _read_xlsx(data: bytes) -> pd.DataFrame:
 UNSAVED_FORMULAS_SHOWN = 5
 
 
-def _refuse_unsaved_formulas(data: bytes, frame: pd.DataFrame) -> None:
+def _refuse_unsaved_formulas(
+    data: bytes, frame: pd.DataFrame, deadline: Deadline
+) -> None:
     """Refuse empty cells that hold a formula: a workbook written by a program
     that does not calculate (a script) saves formulas without their results,
     which would read as missing results, silently. Only read again when some
@@ -295,9 +333,7 @@ def _refuse_unsaved_formulas(data: bytes, frame: pd.DataFrame) -> None:
     workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     found = []
     try:
-        for number, row in enumerate(
-            workbook.worksheets[0].iter_rows(min_row=2, values_only=True), start=2
-        ):
+        for number, row in xlsx.present_rows(workbook.worksheets[0], deadline):
             for column in wanted.get(number, ()):
                 formula = row[column] if column < len(row) else None
                 if isinstance(formula, str) and formula.startswith("="):
@@ -320,16 +356,19 @@ def _refuse_unsaved_formulas(data: bytes, frame: pd.DataFrame) -> None:
         )
 
 
-def _sheet_frame(sheet) -> pd.DataFrame:
-    rows = sheet.iter_rows(values_only=True)
-    header = _trimmed(next(rows, ()))
+def _sheet_frame(sheet, limits: TableLimits, deadline: Deadline) -> pd.DataFrame:
+    """The sheet's rows as text cells; blank rows skipped, as a CSV's blank
+    lines are (:func:`analysis.xlsx.scan_parts` has counted them already)."""
+    rows = xlsx.present_rows(sheet, deadline)
+    first_number, first = next(rows, (1, []))
+    header = _trimmed(first) if first_number == 1 else ()
     if not header:
-        raise UploadError(["The workbook's first sheet is empty."])
+        raise UploadError(["The workbook's first sheet has no header in row 1."])
     width = len(header)
-    _check_shape(rows=0, columns=width)
+    _check_shape(limits, rows=0, columns=width)
     body: list[list[str]] = []
     lines: list[int] = []
-    for number, row in enumerate(rows, start=2):
+    for number, row in rows:
         cells = _trimmed(row)
         if len(cells) > width:
             raise UploadError(
@@ -340,7 +379,6 @@ def _sheet_frame(sheet) -> pd.DataFrame:
             continue  # a blank row, skipped as a CSV's blank line is
         body.append(texts + [""] * (width - len(texts)))
         lines.append(number)
-        _check_shape(rows=len(body), columns=width)
     frame = pd.DataFrame(body, columns=[_cell_text(c).strip() for c in header])
     if lines != list(range(2, len(lines) + 2)):
         frame.attrs["lines"] = np.asarray(lines, dtype=np.int64)  # the sheet's rows

@@ -24,6 +24,7 @@ from registry.permissions import is_chair, is_organizer
 from registry.schemes import check_run_limits, parse_bounded_scheme
 
 from . import ingest, run_state
+from .admission import admit_run
 from .chunking import (
     ChunkSpec,
     chunk_ranks,
@@ -150,7 +151,8 @@ def start_analysis(
 ) -> AnalysisRun:
     """Queue the registered analysis, or an exploratory one when a scheme is given.
 
-    Identical to a queued or running run: that run is returned. When the job
+    Identical to a queued or running run: that run is returned; past the
+    work caps (:mod:`analysis.admission`) BusyError. When the job
     queue is down the run stays queued with a note and the watchdog sends it
     later (``run.note`` says so once the transaction has committed).
     """
@@ -173,6 +175,7 @@ def start_analysis(
     )
     if existing is not None:
         return existing
+    admit_run(actor)
     run = AnalysisRun.objects.create(
         results=results,
         scheme=by_task,

@@ -54,8 +54,25 @@ class AuditLogError(WriteOnceError):
     """An attempt to change or delete an audit event."""
 
 
+# The actor of an event no person caused (a job, the watchdog, a command), and
+# of one by a visitor who is not signed in: an event always names its actor.
+SYSTEM_ACTOR = "(system)"
+ANONYMOUS_ACTOR = "(anonymous)"
+
+
+class AuditEventQuerySet(WriteOnceQuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for event in objs:
+            event.require_actor()
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class AuditEvent(WriteOnceModel):
-    """Who did what to which object, when, with the details that matter."""
+    """Who did what to which object, when, with the details that matter.
+
+    ``actor_name`` is never empty: a username, or the system or anonymous
+    marker (issue 30: rows with no actor at all had been inserted)."""
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -74,9 +91,22 @@ class AuditEvent(WriteOnceModel):
 
     refusal = AuditLogError
 
+    objects = AuditEventQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created", "-id"]
         indexes = [models.Index(fields=["target_type", "target_id"])]
 
     def __str__(self) -> str:
         return f"{self.actor_name} {self.action} {self.target_type} {self.target_id}"
+
+    def save(self, *args, **kwargs):
+        self.require_actor()
+        super().save(*args, **kwargs)
+
+    def require_actor(self) -> None:
+        if not self.actor_name.strip():
+            raise AuditLogError(
+                "An audit event needs its actor's name or the system marker "
+                f"{SYSTEM_ACTOR!r}."
+            )

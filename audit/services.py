@@ -10,19 +10,25 @@ from typing import Any
 
 from django.db import models
 
-from .models import AuditEvent
+from .models import ANONYMOUS_ACTOR, SYSTEM_ACTOR, AuditEvent
 
 
 def record(*, actor, action: str, target: models.Model, **details: Any) -> AuditEvent:
     """Store that `actor` did `action` (e.g. "review.decide") to `target`."""
+    person = getattr(actor, "pk", None) is not None
     return AuditEvent.objects.create(
-        actor=actor if getattr(actor, "pk", None) else None,
-        actor_name=actor.get_username() if getattr(actor, "pk", None) else "",
+        actor=actor if person else None,
+        actor_name=actor.get_username() if person else _marker(actor),
         action=action,
         target_type=target._meta.label_lower,
         target_id=str(target.pk),
         details={key: _plain(value) for key, value in details.items()},
     )
+
+
+def _marker(actor) -> str:
+    """The actor name of an event no signed-in person caused."""
+    return ANONYMOUS_ACTOR if getattr(actor, "is_anonymous", False) else SYSTEM_ACTOR
 
 
 def _plain(value: Any) -> Any:

@@ -8,7 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from analysis import run_state
 from analysis.access import visible_results
 from analysis.services import can_upload_results
+from config.json_input import BoundedJSONParser
 from registry.access import conflict, flag
 
 from . import services
@@ -95,7 +96,7 @@ class CaseMetadata(APIView):
 class CaseModelCreate(APIView):
     """POST a specification (contract §2) as the JSON body: queues the fit."""
 
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]  # 100 000-deep JSON had been a 500
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:

@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -19,6 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from analysis import ingest, run_state
+from analysis.admission import admit_run
 from analysis.jobs import job
 from analysis.models import AnalysisStatus, ResultsVersion
 from analysis.services import (
@@ -27,6 +29,7 @@ from analysis.services import (
     registered_design,
     results_table,
 )
+from analysis.xlsx import TableLimits
 from casemodels import (
     ENGINE_VERSION,
     CaseModelError,
@@ -89,25 +92,27 @@ def report_pdf(run: CaseModelRun) -> bytes:
 def read_metadata_upload(name: str, data: bytes) -> pd.DataFrame:
     """Read and shape-check an uploaded metadata table (CSV or XLSX).
 
-    Raises ValidationError with every problem named.
+    The metadata limits are checked while the file is read (an .xlsx's blank
+    and declared rows included), not after. Raises ValidationError with every
+    problem named.
     """
     try:
-        frame = validate_metadata(ingest.read_upload(name, data))
+        return validate_metadata(
+            ingest.read_upload(name, data, limits=metadata_limits())
+        )
     except ingest.UploadError as exc:
         raise ValidationError(exc.errors) from None
     except CaseModelError as exc:
         raise ValidationError(str(exc)) from None
-    if len(frame) > settings.CASE_METADATA_MAX_ROWS:
-        raise ValidationError(
-            f"The table has {len(frame):,} rows; the limit is "
-            f"{settings.CASE_METADATA_MAX_ROWS:,}."
-        )
-    if len(frame.columns) > settings.CASE_METADATA_MAX_COLUMNS:
-        raise ValidationError(
-            f"The table has {len(frame.columns)} columns; the limit is "
-            f"{settings.CASE_METADATA_MAX_COLUMNS}."
-        )
-    return frame
+
+
+def metadata_limits() -> TableLimits:
+    """The bounds of a case metadata table (settings)."""
+    return replace(
+        TableLimits.for_results(),
+        rows=settings.CASE_METADATA_MAX_ROWS,
+        columns=settings.CASE_METADATA_MAX_COLUMNS,
+    )
 
 
 def preview_metadata(
@@ -220,6 +225,7 @@ def start_case_model_run(
     )
     if existing is not None:
         return existing
+    admit_run(actor)
     run = CaseModelRun.objects.create(
         metadata=metadata,
         spec=spec,

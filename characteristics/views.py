@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from analysis.access import visible_results
+from analysis.admission import BusyError
 from analysis.ingest import CheckedResults
 from analysis.models import AnalysisStatus
 from analysis.plots import figure_png
@@ -155,6 +156,11 @@ def start(request, pk: int):
     except ValidationError as exc:
         form.add_error(None, exc.messages)
         return _page(request, results, form=form, status=400)
+    except BusyError as exc:
+        form.add_error(None, str(exc))
+        busy = _page(request, results, form=form, status=429)
+        busy["Retry-After"] = str(exc.retry_after)
+        return busy
     return redirect("characteristics:run", run.pk)
 
 

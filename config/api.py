@@ -13,16 +13,24 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from analysis.admission import BusyError
 from registry.lock import RegisteredDataError, record_refusal
 
 
 def exception_handler(exc, context):
-    """Turn model/service `ValidationError`s into 400s instead of 500s, and a
-    refused change to registered data into an audited 409."""
+    """Turn model/service `ValidationError`s into 400s instead of 500s, a
+    refused change to registered data into an audited 409, and a run refused
+    for want of capacity into a 429 with Retry-After."""
     if isinstance(exc, RegisteredDataError):
         request = context.get("request")
         record_refusal(exc, actor=getattr(request, "user", None))
         return Response({"detail": str(exc)}, status=409)
+    if isinstance(exc, BusyError):  # too much work queued (analysis.admission)
+        return Response(
+            {"detail": str(exc)},
+            status=429,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail)

@@ -17,6 +17,8 @@ from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from .text import control_character_problem
+
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
@@ -54,9 +56,17 @@ def check_json_limits(text: str | bytes) -> None:
 
 
 def loads_bounded(text: str | bytes, **kwargs: Any) -> Any:
-    """`json.loads` after `check_json_limits` (raises ValueError either way)."""
+    """`json.loads` after `check_json_limits`, its strings free of control
+    characters (``config.text``); raises ValueError either way."""
     check_json_limits(text)
-    return json.loads(text, **kwargs)
+    return _without_control_characters(json.loads(text, **kwargs))
+
+
+def _without_control_characters(data: Any) -> Any:
+    problem = control_character_problem(data)
+    if problem:
+        raise JSONLimitError(problem)
+    return data
 
 
 class BoundedJSONParser(JSONParser):
@@ -68,4 +78,8 @@ class BoundedJSONParser(JSONParser):
             check_json_limits(raw)
         except JSONLimitError as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
-        return super().parse(io.BytesIO(raw), media_type, parser_context)
+        data = super().parse(io.BytesIO(raw), media_type, parser_context)
+        try:
+            return _without_control_characters(data)
+        except JSONLimitError as exc:
+            raise ParseError(str(exc)) from None

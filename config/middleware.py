@@ -4,8 +4,11 @@ a Permissions-Policy switching off browser features the registry never uses."""
 
 from django.conf import settings
 from django.http import HttpResponse
+from django.shortcuts import render
 
 from registry.lock import RegisteredDataError, record_refusal
+
+from .text import form_problem
 
 DEFAULT_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; "
@@ -44,3 +47,23 @@ class RegisteredDataMiddleware:
             return None
         record_refusal(exception, actor=getattr(request, "user", None))
         return HttpResponse(str(exception), status=409, content_type="text/plain")
+
+
+class ControlCharactersMiddleware:
+    """Form fields and query strings with a control character (NUL had been a
+    500 on PostgreSQL) are refused with 400 and the field, before any view
+    stores them (``config.text``). API bodies are checked by their parsers
+    (``config.json_input``), so API requests are left to them."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        problem = None
+        if not request.path.startswith("/api/"):
+            problem = form_problem(request.GET)
+            if problem is None and request.method == "POST":
+                problem = form_problem(request.POST)
+        if problem:
+            return render(request, "400.html", {"problem": problem}, status=400)
+        return self.get_response(request)

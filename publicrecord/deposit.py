@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -53,10 +54,37 @@ def enabled() -> bool:
 # --- HTTP ------------------------------------------------------------------------
 
 
+# A DOI as DataCite allows it (prefix 10.<registrant>/suffix), nothing else.
+DOI = re.compile(r"10\.\d{4,9}/[-._;()/:A-Za-z0-9]+")
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """urllib follows a redirect with the Authorization header, to any host:
+    no redirect is followed (the answer stays an HTTPError)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, (parts.hostname or "").lower(), parts.port or default
+
+
 def _request(method: str, url: str, *, body: bytes | None = None, json_body=None):
-    # URLs come from the settings and from the repository's answers: only HTTP(S).
+    # URLs come from the settings and from the repository's answers (the
+    # bucket): the token goes only to the configured repository's origin.
     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
         raise DepositError(f"{method} {url}: not an http(s) URL.")
+    if _origin(url) != _origin(settings.ZENODO_URL):
+        raise DepositError(
+            f"{method} {url}: not on the configured repository "
+            f"({settings.ZENODO_URL}); the token is not sent there."
+        )
     headers = {"Authorization": f"Bearer {settings.ZENODO_TOKEN}"}
     if json_body is not None:
         body = json.dumps(json_body).encode("utf-8")
@@ -65,11 +93,14 @@ def _request(method: str, url: str, *, body: bytes | None = None, json_body=None
         headers["Content-Type"] = "application/octet-stream"
     request = urllib.request.Request(url, data=body, headers=headers, method=method)
     try:
-        with urllib.request.urlopen(
-            request, timeout=settings.ZENODO_TIMEOUT_SECONDS
-        ) as response:
+        with _OPENER.open(request, timeout=settings.ZENODO_TIMEOUT_SECONDS) as response:
             raw = response.read()
     except urllib.error.HTTPError as exc:
+        if 300 <= exc.code < 400:
+            raise DepositError(
+                f"{method} {url}: HTTP {exc.code} to {exc.headers.get('Location')!r}"
+                "; redirects are not followed (the token goes to ZENODO_URL only)."
+            ) from None
         detail = exc.read()[:500].decode("utf-8", "replace")
         raise DepositError(f"{method} {url}: HTTP {exc.code}: {detail}") from None
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
@@ -177,6 +208,7 @@ def deposit_version(version_id: int) -> Deposit | None:
         path = f"/{deposit.deposition_id}"
         _request("PUT", _api(path), json_body={"metadata": zenodo_metadata(record)})
         published = _request("POST", _api(f"{path}/actions/publish"))
+        doi = _checked_doi(published.get("doi"))
     except (DepositError, KeyError, TypeError, ValueError) as exc:
         deposit.status = DepositStatus.FAILED
         deposit.error = str(exc)[:ERROR_LIMIT]
@@ -184,12 +216,19 @@ def deposit_version(version_id: int) -> Deposit | None:
         logger.warning("deposit of %s failed: %s", version, exc)
         return deposit
     deposit.status = DepositStatus.DONE
-    deposit.doi = str(published.get("doi", ""))
+    deposit.doi = doi
     deposit.record_url = str(published.get("links", {}).get("html", ""))[:500]
     deposit.error = ""
     deposit.finished = timezone.now()
     deposit.save(update_fields=["status", "doi", "record_url", "error", "finished"])
     return deposit
+
+
+def _checked_doi(value: Any) -> str:
+    """The DOI the repository returned, if it is one (it goes into DataCite)."""
+    if not isinstance(value, str) or not DOI.fullmatch(value):
+        raise DepositError(f"The repository returned {str(value)[:100]!r}, not a DOI.")
+    return value
 
 
 @job

@@ -708,6 +708,19 @@ def _combined_codes(
     return key, bound
 
 
+DUPLICATE_LINES_SHOWN = 10
+
+
+def _listed_lines(lines: list[int]) -> str:
+    """ "2, 5 and 9"; past DUPLICATE_LINES_SHOWN, the first ones and a count
+    (500 000 copies of one row had made one 3.9 MB message)."""
+    if len(lines) <= DUPLICATE_LINES_SHOWN:
+        return ", ".join(str(x) for x in lines[:-1]) + f" and {lines[-1]}"
+    shown = ", ".join(str(x) for x in lines[:DUPLICATE_LINES_SHOWN])
+    more = len(lines) - DUPLICATE_LINES_SHOWN
+    return f"{shown} and {more:_} more ({len(lines):_} in all)".replace("_", " ")
+
+
 def _duplicate_errors(
     codes: dict[str, np.ndarray], categories: dict[str, list[str]], lines: np.ndarray
 ) -> list[RowError]:
@@ -735,7 +748,7 @@ def _duplicate_errors(
             for c in KEY_COLUMNS
             if categories[c][codes[c][first]] != ""
         )
-        listed = ", ".join(str(x) for x in group_lines[:-1]) + f" and {group_lines[-1]}"
+        listed = _listed_lines(group_lines)
         errors.append(
             RowError(
                 group_lines[0],

@@ -8,7 +8,6 @@ after seeing results can decide the winner).
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Any
 
@@ -18,14 +17,15 @@ from django.utils import timezone
 
 from audit.services import record
 
-from .design import Change, Design, diff_designs, split_compared
+from .amendment_checks import unexplained_changes
+from .design import split_compared
 from .lock import RegisteredDataError, registered_changes_allowed
 from .mail import send_amendment_proposed
 from .models import Amendment, AmendmentStatus, Registration, RegistrationVersion
 from .parameters import BY_NUMBER
 from .permissions import is_chair, is_organizer
 from .registration import append_version
-from .schemes import PROSE_FROM_SCHEME, clean_task_scheme, write_scheme_prose
+from .schemes import clean_task_scheme, write_scheme_prose
 from .services import (
     AnswerInput,
     TransitionError,
@@ -209,21 +209,6 @@ def _inputs(changes: dict[str, Any]) -> dict[int, AnswerInput]:
     return inputs
 
 
-def _explained(change: Change, changes: dict[str, Any]) -> bool:
-    """Whether one difference between two versions is an approved change."""
-    if change.scope is None:
-        return str(change.number) in changes.get("challenge", {})
-    approved = changes.get("tasks", {}).get(change.scope, {})
-    if change.kind == "scheme":
-        return "scheme" in approved
-    if change.number is None:  # a task added or removed
-        return False
-    # The prose a scheme writes (SCHEME_PROSE) is rewritten from a changed scheme.
-    return str(change.number) in approved or (
-        "scheme" in approved and change.number in PROSE_FROM_SCHEME
-    )
-
-
 def check_amendment_version(
     previous: RegistrationVersion, version: RegistrationVersion, changes: dict
 ) -> None:
@@ -234,17 +219,7 @@ def check_amendment_version(
     what differs, so it can be neither hidden in a version nor left out of its
     diff.
     """
-    before = Design.from_dict(json.loads(previous.canonical)["design"])
-    after = Design.from_dict(json.loads(version.canonical)["design"])
-    unexplained = [
-        f"{c.scope or 'challenge'}: {c.name}"
-        for c in diff_designs(before, after)
-        if not _explained(c, changes)
-    ]
-    name_changed = "1" in changes.get("challenge", {})
-    for key in ("call", "planning", *(() if name_changed else ("name",))):
-        if getattr(before, key) != getattr(after, key):
-            unexplained.append(f"challenge: {key}")
+    unexplained = unexplained_changes(previous, version, changes)
     if unexplained:
         raise RegisteredDataError(
             version.registration,

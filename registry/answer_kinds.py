@@ -174,6 +174,9 @@ class MultiChoiceKind(_ObjectKind):
         return _with_details(", ".join(value["choices"]), value)
 
 
+MAX_COUNT = 10**12  # cases: far above any challenge, far below 64-bit integers
+
+
 class CountKind(AnswerKind):
     """A number of cases, with a description of how they split."""
 
@@ -184,6 +187,8 @@ class CountKind(AnswerKind):
         count = value.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ValidationError("count: expected a whole number ≥ 0.")
+        if count > MAX_COUNT:  # SQLite stores at most 2^63 - 1 (OverflowError)
+            raise ValidationError(f"count: at most {MAX_COUNT:_}.".replace("_", " "))
         return {
             "count": count,
             "details": _text(value.get("details"), "details", required=False),

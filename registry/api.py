@@ -35,12 +35,15 @@ from .serializers import (
 from .versions import StaleEditError, etag, version_from_if_match
 
 
-def expected_version(request: Request, kind: str) -> int | None:
-    """The version named by If-Match (None without one)."""
+def expected_version(request: Request, kind: str, *ids: object) -> int | None:
+    """The version named by If-Match (None without one); its tags must be
+    strong ETags of the object `kind` with one of `ids` (else 412)."""
     try:
-        return version_from_if_match(request.headers.get("If-Match"), kind)
+        return version_from_if_match(
+            request.headers.get("If-Match"), kind, {str(i) for i in ids}
+        )
     except ValueError as exc:
-        raise StaleEditError([]) from exc
+        raise StaleEditError([], detail=str(exc)) from exc
 
 
 def precondition_failed(exc: StaleEditError) -> Response:
@@ -124,7 +127,7 @@ class ChallengeDetail(APIView):
             services.update_challenge(
                 challenge=challenge,
                 actor=request.user,
-                expected_version=expected_version(request, "challenge"),
+                expected_version=expected_version(request, "challenge", challenge.pk),
                 **data.validated_data,
             )
         except StaleEditError as exc:
@@ -174,7 +177,7 @@ class TaskDetail(APIView):
                 task=task,
                 actor=request.user,
                 changes=data.validated_data,
-                seen_version=expected_version(request, "task"),
+                seen_version=expected_version(request, "task", task.pk),
             )
         except StaleEditError as exc:
             return precondition_failed(exc)
@@ -192,6 +195,14 @@ class _AnswerView(APIView):
 
     def target(self, request: Request, pk: int) -> tuple[Challenge, Task | None]:
         raise NotImplementedError
+
+    @staticmethod
+    def expected(request: Request, challenge, task, number: int) -> int | None:
+        """If-Match of the answer: its own ETag, or "answer-new-v0" before the
+        first answer (another answer's ETag is refused)."""
+        given = challenge.answers.filter(task=task, number=number).first()
+        ids = ["new", given.pk] if given else ["new"]
+        return expected_version(request, "answer", *ids)
 
     @extend_schema(
         request=AnswerWriteSerializer,
@@ -211,7 +222,7 @@ class _AnswerView(APIView):
                 actor=request.user,
                 value=request.data.get("value"),
                 not_applicable=request.data.get("not_applicable"),
-                expected_version=expected_version(request, "answer"),
+                expected_version=self.expected(request, challenge, task, number),
             )
         except StaleEditError as exc:
             return precondition_failed(exc)
@@ -235,7 +246,7 @@ class _AnswerView(APIView):
                 task=task,
                 number=number,
                 actor=request.user,
-                expected_version=expected_version(request, "answer"),
+                expected_version=self.expected(request, challenge, task, number),
             )
         except StaleEditError as exc:
             return precondition_failed(exc)

@@ -31,6 +31,13 @@ class Call(models.Model):
     chairs = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="chaired_calls", blank=True
     )
+    institution_aliases = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Names of one institution that conflicts of interest treat as "
+        'one, a list per institution: [["DKFZ", "German Cancer Research Center", '
+        '"Deutsches Krebsforschungszentrum"], ...]',
+    )
     created = models.DateTimeField(auto_now_add=True)
     # Every save (a title or slug edited in the admin) moves it: the
     # statistics' cache generation reads MAX(updated) by this index.

@@ -21,10 +21,18 @@ from django.utils import timezone
 
 from audit.services import record
 
+from .amendment_checks import amendment_problems
 from .canonical import canonical_json_bytes, sha256_hex
 from .enums import ChallengeStatus
 from .exports import export_challenge
-from .models import Call, Challenge, Registration, RegistrationVersion
+from .models import (
+    Amendment,
+    AmendmentStatus,
+    Call,
+    Challenge,
+    Registration,
+    RegistrationVersion,
+)
 from .permissions import is_chair, is_organizer
 from .search import write_listing
 from .services import TransitionError, set_challenge_state
@@ -256,23 +264,35 @@ class Verification:
 
 
 def verify_registrations(registrations=None) -> Verification:
-    """Verify the chains of `registrations` (a queryset; default: all).
+    """Verify the chains of `registrations` (a queryset; default: all), and
+    that every version after the first was made by an approved amendment
+    whose changes explain its difference from the version before.
 
     The versions stream in one ordered query (in chunks), so the cost is the
     hashing, not round trips: one registration's chain is checked as soon as
     its versions have been read.
     """
     versions = RegistrationVersion.objects.order_by("registration_id", "number")
+    approved = Amendment.objects.filter(
+        status=AmendmentStatus.APPROVED, version__isnull=False
+    ).only("version_id", "changes")
     if registrations is not None:
         versions = versions.filter(registration__in=registrations.values("pk"))
+        approved = approved.filter(registration__in=registrations.values("pk"))
     versions = versions.annotate(identifier=F("registration__identifier"))
+    by_version = {amendment.version_id: amendment for amendment in approved}
     problems: list[ChainProblem] = []
     chain: list[RegistrationVersion] = []
     counted = [0, 0]
 
     def close() -> None:
         if chain:
-            problems.extend(verify_chain(chain[0].identifier, chain))
+            identifier = chain[0].identifier
+            problems.extend(verify_chain(identifier, chain))
+            problems.extend(
+                ChainProblem(identifier, number, message)
+                for number, message in amendment_problems(chain, by_version)
+            )
             counted[0] += 1
             counted[1] += len(chain)
             chain.clear()

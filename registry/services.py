@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F, Max
@@ -103,12 +105,16 @@ def require_edit(actor, challenge: Challenge) -> None:
 
 
 @transaction.atomic
+@transaction.atomic
 def create_challenge(*, owner, call: Call, name: str) -> Challenge:
+    """A new draft of `owner` in `call`; at most ``MAX_PROPOSALS_PER_CALL``
+    proposals per account and call (proposal spam, issue 30)."""
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": "Give the challenge a name."})
     if len(name) > NAME_LIMIT:
         raise ValidationError({"name": f"At most {NAME_LIMIT} characters."})
+    _check_proposal_quota(owner, call)
     challenge = Challenge.objects.create(call=call, name=name, owner=owner)
     Answer.objects.create(
         challenge=challenge,
@@ -117,6 +123,21 @@ def create_challenge(*, owner, call: Call, name: str) -> Challenge:
         updated_by=owner,
     )
     return challenge
+
+
+def _check_proposal_quota(owner, call: Call) -> None:
+    # The owner's row lock makes two simultaneous creations count each other.
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+    limit = settings.MAX_PROPOSALS_PER_CALL
+    count = Challenge.objects.filter(owner=owner, call=call).count()
+    if count >= limit:
+        raise ValidationError(
+            {
+                "call": f"You already have {count} proposals in {call.title} "
+                f"(the limit is {limit} per account and call); ask the call's "
+                "chairs if you need more."
+            }
+        )
 
 
 @transaction.atomic

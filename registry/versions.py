@@ -41,10 +41,12 @@ class OtherChange:
 class StaleEditError(Exception):
     """A save from a stale copy; nothing was saved (the API answers 412)."""
 
-    def __init__(self, changes: list[OtherChange]):
+    def __init__(self, changes: list[OtherChange], *, detail: str = ""):
         self.changes = changes
         super().__init__(
-            "Not saved: someone else changed this since you opened it. "
+            f"Not saved: {detail}"
+            if detail
+            else "Not saved: someone else changed this since you opened it. "
             + " ".join(c.describe() + "." for c in changes)
             + " Check their change, then save again."
         )
@@ -73,14 +75,35 @@ def etag(instance: Model) -> str:
     return f'"{type(instance).__name__.lower()}-{instance.pk}-v{instance.version}"'
 
 
-def version_from_if_match(header: str | None, instance_kind: str) -> int | None:
+def version_from_if_match(
+    header: str | None, instance_kind: str, ids: set[str]
+) -> int | None:
     """The version an ``If-Match`` header names (None: no header or ``*``).
 
-    Raises ValueError for a header that names no version of this kind."""
+    Strict when sent (issue 30): every tag of a list is read and must be a
+    strong ETag (no ``W/``) of this object (kind and one of `ids`: its primary
+    key, or "new" for an answer not yet given), and all must name one version.
+    Raises ValueError otherwise (the API answers 412)."""
     if not header or header.strip() == "*":
         return None
-    tag = header.split(",")[0].strip().removeprefix("W/").strip('"')
-    prefix, _, version = tag.rpartition("-v")
-    if not prefix.startswith(f"{instance_kind}-") or not version.isdigit():
-        raise ValueError(f"If-Match {header!r} is not an ETag of this {instance_kind}.")
+    tags = [tag.strip() for tag in header.split(",")]
+    versions = {_tag_version(tag, instance_kind, ids) for tag in tags}
+    if len(versions) > 1:
+        raise ValueError(
+            f"If-Match names {len(versions)} versions of this {instance_kind}; "
+            "send the ETag of your copy."
+        )
+    return versions.pop()
+
+
+def _tag_version(tag: str, instance_kind: str, ids: set[str]) -> int:
+    if tag.startswith("W/"):
+        raise ValueError(
+            f"If-Match {tag!r} is a weak ETag; a change needs the strong ETag of a GET."
+        )
+    quoted = len(tag) >= 2 and tag[0] == tag[-1] == '"'
+    name, _, version = tag[1:-1].rpartition("-v") if quoted else ("", "", "")
+    kind, _, ident = name.partition("-")
+    if kind != instance_kind or ident not in ids or not version.isdigit():
+        raise ValueError(f"If-Match {tag!r} is not an ETag of this {instance_kind}.")
     return int(version)

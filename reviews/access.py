@@ -14,9 +14,10 @@ from django.shortcuts import get_object_or_404
 
 from registry.access import visible_challenge
 from registry.models import Call, Challenge
-from registry.permissions import can_view_challenge, is_chair, is_organizer
+from registry.permissions import can_view_challenge, is_organizer
 
 from . import selectors
+from .conflicts import chair_refusal
 from .enums import ACTIVE_ASSIGNMENT_STATES
 from .models import Assignment
 
@@ -51,20 +52,25 @@ def _visible_challenge_if(
 
 
 def chaired_challenge(request, pk: int) -> Challenge:
-    """What chairs read (reviewer identities, suggestions); staff read it too."""
-    return _visible_challenge_if(
-        request,
-        pk,
-        selectors.sees_identities,
-        "Only the chairs of the call manage its reviews.",
-    )
+    """What chairs read (reviewer identities, suggestions); staff read it too.
+    A chair in conflict with the proposal reads none of it."""
+    challenge = visible_challenge(request, pk)
+    if not request.user.is_staff:
+        _refuse_conflicted_chair(request.user, challenge)
+    return challenge
 
 
 def chair_action_challenge(request, pk: int) -> Challenge:
-    """What only the call's chairs do (assign, decide): staff read, never act."""
-    return _visible_challenge_if(
-        request, pk, is_chair, "Only a chair of the call can do this."
-    )
+    """What only the call's chairs do (assign, decide): staff read, never act;
+    a chair in conflict with the proposal does neither."""
+    challenge = visible_challenge(request, pk)
+    _refuse_conflicted_chair(request.user, challenge)
+    return challenge
+
+
+def _refuse_conflicted_chair(user, challenge: Challenge) -> None:
+    if refusal := chair_refusal(user, challenge):
+        raise PermissionDenied(refusal)
 
 
 def chaired_assignment(request, pk: int) -> Assignment:
@@ -72,8 +78,9 @@ def chaired_assignment(request, pk: int) -> Assignment:
     return _assignment_if(
         request,
         pk,
-        lambda user, assignment: is_chair(user, assignment.challenge),
-        "Only a chair of the call can change assignments.",
+        lambda user, assignment: chair_refusal(user, assignment.challenge) is None,
+        "Only a chair of the call without a conflict of interest can change "
+        "its assignments.",
     )
 
 

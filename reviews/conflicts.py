@@ -20,7 +20,7 @@ from django.conf import settings
 
 from registry.models import Challenge
 from registry.parameters import Role
-from registry.permissions import is_organizer
+from registry.permissions import is_chair, is_organizer
 
 from .models import ConflictDeclaration
 
@@ -46,6 +46,15 @@ ABBREVIATIONS = {
     "lab": "laboratory",
     "labs": "laboratories",
     "tech": "technology",
+    "technical": "technology",
+    "technische": "technology",
+    "technischen": "technology",
+    "universitat": "university",
+    "universitaet": "university",
+    "universite": "university",
+    "universidad": "university",
+    "universita": "university",
+    "universiteit": "university",
     "sch": "school",
     "coll": "college",
     "res": "research",
@@ -79,12 +88,57 @@ RESERVED_DOMAINS = ("example.com", "example.org", "example.net")
 RESERVED_SUFFIXES = (".example", ".test", ".invalid", ".localhost")
 
 
+# Words that do not tell institutions apart ("The …", "… of …", "für").
+STOP_WORDS = frozenset(
+    {"the", "of", "for", "and", "at", "in", "de", "la", "le", "der", "die", "das",
+     "des", "fur", "f", "di", "del", "du", "und", "et"}
+)  # fmt: skip
+# Latin look-alikes (Cyrillic and Greek) a name can hide behind; checked after
+# NFKC and casefold, so only lower case is needed.
+CONFUSABLES = str.maketrans(
+    "аеорсуххіјѕԁһӏօɡαοιкνρτυχεµ",
+    "aeorcyxxijsdhlogaoikvptuxeu",
+)
+
+
 def normalise_institution(name: str) -> str:
-    """ "Univ. of Zürich, Inst. f. Radiology" → "university of zurich institute f
-    radiology": accents, case and punctuation dropped, abbreviations spelt out."""
-    text = unicodedata.normalize("NFKD", str(name or ""))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return " ".join(ABBREVIATIONS.get(w, w) for w in _WORD.findall(text))
+    """ "Univ. of Zürich, Inst. f. Radiology" → "university zurich institute
+    radiology": look-alike letters folded to Latin, invisible characters,
+    accents, case, punctuation and stop words dropped, abbreviations spelt
+    out."""
+    text = unicodedata.normalize("NFKC", str(name or "")).casefold()
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")  # zero-width
+    text = unicodedata.normalize("NFKD", text.translate(CONFUSABLES))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    words = (ABBREVIATIONS.get(w, w) for w in _WORD.findall(text))
+    return " ".join(w for w in words if w not in STOP_WORDS)
+
+
+def _acronym(normalised: str) -> str:
+    """ "technical university munich" → "tum"; "" for short names (a
+    two-letter acronym matches too much)."""
+    words = normalised.split()
+    return "".join(w[0] for w in words) if len(words) >= 3 else ""
+
+
+def institutions_match(a: str, b: str, aliases=()) -> str | None:
+    """How two institution names are one institution ("the same name", "an
+    acronym", "an alias of the call"), or None. `aliases`: the call's lists of
+    names of one institution (``Call.institution_aliases``)."""
+    first, second = normalise_institution(a), normalise_institution(b)
+    if not first or not second:
+        return None
+    if first == second:
+        return "the same name"
+    if first == _acronym(second) or second == _acronym(first):
+        return "an acronym"
+    for group in aliases if isinstance(aliases, list) else ():
+        if not isinstance(group, list):
+            continue  # the admin stores any JSON: a malformed entry is skipped
+        names = {normalise_institution(n) for n in group if isinstance(n, str)}
+        if first in names and second in names:
+            return "an alias of the call"
+    return None
 
 
 def mail_domain(user) -> str:
@@ -134,17 +188,40 @@ def conflict_reason(reviewer, challenge: Challenge) -> str | None:
                 f"({mail_domain(organizer)!r})."
             )
     organizers = organizer_institutions(challenge)
+    aliases = challenge.call.institution_aliases
     own = _profile_institution(reviewer)
-    if normalise_institution(own) in organizers:
-        return (
-            f"{who} is affiliated with {own.strip()!r}, which is also an "
-            "organizing institution of this proposal."
-        )
-    for declared in declarations:
-        if normalise_institution(declared.institution) in organizers:
+    for name in organizers.values():
+        how = institutions_match(own, name, aliases)
+        if how:
             return (
-                f"{who} declared a conflict of interest with "
-                f"{declared.institution!r}, an organizing institution of this "
-                f"proposal: {declared.reason}"
+                f"{who} is affiliated with {own.strip()!r}, which is also an "
+                f"organizing institution of this proposal ({name.strip()!r}: "
+                f"{how})."
             )
+    for declared in declarations:
+        for name in organizers.values():
+            if institutions_match(declared.institution, name, aliases):
+                return (
+                    f"{who} declared a conflict of interest with "
+                    f"{declared.institution!r}, an organizing institution of this "
+                    f"proposal: {declared.reason}"
+                )
+    return None
+
+
+def chair_refusal(user, challenge: Challenge) -> str | None:
+    """Why `user` may not act as a chair on `challenge` (see the reviewers'
+    identities, assign, decide), or None when they may.
+
+    A chair of the call in conflict with the proposal by the reviewers' rules
+    (organizer, co-organizer, the same normalised institution or mail domain,
+    a declared conflict) leaves it to another chair of the call."""
+    if not is_chair(user, challenge):
+        return "Only a chair of the call can do this."
+    reason = conflict_reason(user, challenge)
+    if reason is not None:
+        return (
+            f"You have a conflict of interest with this proposal ({reason}); "
+            "another chair of the call handles its review and decision."
+        )
     return None

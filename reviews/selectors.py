@@ -1,8 +1,9 @@
 """Reads for peer review: who sees which review, labels, history, diffs,
 reviewer suggestions and reminders. Blind review lives here:
 
-* chairs of the call and staff see every review with the reviewer's name and
-  the confidential comments;
+* chairs of the call (unless in conflict with the proposal, see
+  `conflicts.chair_refusal`) and staff see every review with the reviewer's
+  name and the confidential comments;
 * a reviewer sees their own reviews, and the co-reviewers' reviews of a
   revision only after submitting their own review of that revision;
 * organizers see the reviews of revisions that have been decided on;
@@ -28,10 +29,10 @@ from registry.enums import ChallengeStatus
 from registry.models import Challenge
 from registry.parameters import BY_NUMBER
 from registry.parameters import Role as ParameterRole
-from registry.permissions import is_chair, is_organizer
+from registry.permissions import is_organizer
 from registry.selectors import completeness_of_many
 
-from .conflicts import conflict_reason
+from .conflicts import chair_refusal, conflict_reason
 from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
 from .models import Assignment, ConflictDeclaration, ProposalVersion, Review
 
@@ -55,7 +56,8 @@ def user_named(username: Any, *, field: str = "reviewer"):
 
 
 def sees_identities(user, challenge: Challenge) -> bool:
-    return user.is_staff or is_chair(user, challenge)
+    """Staff, and the call's chairs not in conflict with the proposal."""
+    return user.is_staff or chair_refusal(user, challenge) is None
 
 
 def reviewer_labels(challenge: Challenge) -> dict[int, str]:
@@ -353,17 +355,14 @@ def suggest_reviewers(challenge: Challenge, *, limit: int = 20) -> list[Suggesti
 def draft_decision_letter(challenge: Challenge) -> str:
     """A letter for the chair to edit, with the anonymised reviews of the
     current revision (no names, no confidential comments): each review's
-    section scores and its comments on single parameters. A review whose
-    assignment was withdrawn for a conflict of interest no longer counts and
-    is left out."""
+    section scores and its comments on single parameters. A review by a
+    reviewer withdrawn for a conflict of interest is not quoted."""
     labels = reviewer_labels(challenge)
-    reviews = (
-        Review.objects.filter(
-            assignment__challenge=challenge, revision=challenge.revision
-        )
-        .exclude(assignment__status=AssignmentStatus.WITHDRAWN)
-        .select_related("assignment")
-    )
+    reviews = Review.objects.filter(
+        assignment__challenge=challenge,
+        assignment__status__in=ACTIVE_ASSIGNMENT_STATES,
+        revision=challenge.revision,
+    ).select_related("assignment")
     parts = [
         f'Dear organizers of "{challenge.name}",',
         "",

@@ -20,11 +20,11 @@ from registry import services as registry_services
 from registry.design import design_of
 from registry.enums import ChallengeStatus
 from registry.models import Challenge
-from registry.permissions import is_chair, is_organizer
+from registry.permissions import is_organizer
 from registry.services import TransitionError
 
 from . import notifications, selectors
-from .conflicts import conflict_reason
+from .conflicts import chair_refusal, conflict_reason
 from .enums import (
     ACTIVE_ASSIGNMENT_STATES,
     AssignmentStatus,
@@ -119,8 +119,8 @@ def assign_reviewer(
 ) -> Assignment:
     """A chair assigns a reviewer; the first assignment starts the review.
     `selectors.assignment_warnings` must be confirmed (`confirm`)."""
-    if not is_chair(actor, challenge):
-        raise PermissionDenied("Only a chair of the call can assign reviewers.")
+    if refusal := chair_refusal(actor, challenge):
+        raise PermissionDenied(refusal)
     caller, challenge = challenge, _lock(challenge)
     refusal = assign_refusal(challenge)
     if refusal is not None:
@@ -190,8 +190,8 @@ def _locked_assignment(assignment: Assignment, actor) -> Assignment:
         .select_related("challenge__call", "reviewer")
         .get(pk=assignment.pk)
     )
-    if not is_chair(actor, assignment.challenge):
-        raise PermissionDenied("Only a chair of the call can change assignments.")
+    if refusal := chair_refusal(actor, assignment.challenge):
+        raise PermissionDenied(refusal)
     refusal = assignment_change_refusal(assignment.challenge)
     if refusal is not None:
         raise refusal
@@ -479,8 +479,8 @@ def decide(
     caller, challenge = challenge, _lock(challenge)
     # Who may act is checked before the input, so a refusal never depends on
     # (or reveals anything about) what was sent.
-    if not is_chair(actor, challenge):
-        raise PermissionDenied("Only a chair of the call can decide.")
+    if refusal := chair_refusal(actor, challenge):
+        raise PermissionDenied(refusal)
     refusal = decision_refusal(challenge)
     if refusal is not None:
         raise refusal

@@ -74,3 +74,15 @@ def test_openapi_schema_validates_without_warnings(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "/api/v1/challenges/{id}/submit/" in out.read_text()
+
+
+def test_debug_is_off_unless_set():
+    """Issue 30: base settings defaulted to DEBUG on, so a deployment that
+    forgot the variable showed tracebacks."""
+    show = "from django.conf import settings; print(settings.DEBUG)"
+    base = {"DJANGO_SETTINGS_MODULE": "config.settings.base", "DEBUG": ""}
+    result = run_manage("shell", "-c", show, **base, SECRET_KEY="k" * 50)
+    assert result.stdout.strip().splitlines()[-1] == "False"
+    refused = run_manage("check", **base, SECRET_KEY="")
+    assert refused.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in refused.stderr

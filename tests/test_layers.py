@@ -99,7 +99,14 @@ ALLOWED = {
     "reviews": {"registry", "accounts", "audit", "config"},  # config.site: SITE_URL
     "analysis": {"registry", "ranking", "audit", "config"},
     "casemodels": {"ranking"},  # plain Python, like the engine
-    "characteristics": {"registry", "ranking", "casemodels", "analysis", "audit"},
+    "characteristics": {
+        "registry",
+        "ranking",
+        "casemodels",
+        "analysis",
+        "audit",
+        "config",
+    },
     # The public record reads every app's services (statistics, quality).
     # ... and the engine's plain words for its codes (ranking.vocabulary).
     "publicrecord": {"registry", "reviews", "analysis", "accounts", "audit", "config"}

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from .. import ingest, services, staging, uploads
 from ..access import visible_registration, visible_results
+from ..admission import BusyError
 from ..forms import (
     ExploratorySchemeBuilder,
     ExploratorySchemeForm,
@@ -252,6 +253,11 @@ def start_run(request, pk: int):
         return _render_results_page(
             request, registration, exploratory=(results.pk, form), status=400
         )
+    except BusyError as exc:
+        messages.error(request, str(exc))
+        busy = _render_results_page(request, registration, status=429)
+        busy["Retry-After"] = str(exc.retry_after)
+        return busy
     run.refresh_from_db()  # the queue's answer is recorded after commit
     if run.note:
         messages.warning(request, run.note)

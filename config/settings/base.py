@@ -24,11 +24,16 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item]
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless set: a deployment that forgets the variable must not show
+# tracebacks (issue 30). `make demo` and the other make targets set DEBUG=1.
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (on a development "
+            "machine, set DEBUG=1 instead, as the Makefile does)."
+        )
     SECRET_KEY = "insecure-demo-key-only-for-local-debug"
 
 # The public base URL written into every citation, DataCite record, OAI-PMH
@@ -72,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "config.middleware.RegisteredDataMiddleware",
+    "config.middleware.ControlCharactersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -234,10 +240,23 @@ MAX_XLSX_UNCOMPRESSED_BYTES = env_int("MAX_XLSX_UNCOMPRESSED_BYTES", 100 * 1024 
 MAX_RESULTS_ROWS = env_int("MAX_RESULTS_ROWS", 2_000_000)
 MAX_RESULTS_COLUMNS = env_int("MAX_RESULTS_COLUMNS", 100)
 MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
+# XLSX parses ~50 000 cells a second: a lower cell limit, and a time budget for
+# any upload's parse; characters per cell (CSV and XLSX, shared strings too).
+MAX_XLSX_CELLS = env_int("MAX_XLSX_CELLS", 2_000_000)
+MAX_UPLOAD_PARSE_SECONDS = env_int("MAX_UPLOAD_PARSE_SECONDS", 60)
+MAX_CELL_CHARS = env_int("MAX_CELL_CHARS", 10_000)
+# Work admission: queued or running analyses and case-model fits, per user and
+# in all; past either a new run is refused (429) with this Retry-After.
+MAX_ACTIVE_RUNS_PER_USER = env_int("MAX_ACTIVE_RUNS_PER_USER", 3)
+MAX_ACTIVE_RUNS = env_int("MAX_ACTIVE_RUNS", 20)
+RUN_RETRY_AFTER_SECONDS = env_int("RUN_RETRY_AFTER_SECONDS", 30)
+# Proposals one account may create in one call (proposal spam).
+MAX_PROPOSALS_PER_CALL = env_int("MAX_PROPOSALS_PER_CALL", 20)
 # Metric values beyond ±this are refused: sums and variances of 1e308 overflow.
 MAX_RESULTS_ABS_VALUE = float(os.environ.get("MAX_RESULTS_ABS_VALUE", "1e100"))
 # Error lists returned to the uploader: the first N, then "… and M more".
 MAX_REPORTED_ERRORS = env_int("MAX_REPORTED_ERRORS", 100)
+MAX_ERROR_MESSAGE_CHARS = env_int("MAX_ERROR_MESSAGE_CHARS", 2000)
 # JSON bodies and imported documents: nesting depth and size.
 MAX_JSON_DEPTH = env_int("MAX_JSON_DEPTH", 32)
 MAX_JSON_BYTES = env_int("MAX_JSON_BYTES", 5 * 1024 * 1024)

@@ -4,9 +4,14 @@ import os
 import tempfile
 from pathlib import Path
 
+# base.py refuses to start without a key when DEBUG is off (its default)
+os.environ.setdefault("SECRET_KEY", "test-only-key")
+
 from .base import *  # noqa: F403
 
 SECRET_KEY = "test-only-key"
+# Static files from the apps' folders, as under DEBUG (no collectstatic in tests).
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = True
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # The real-worker tests start workers with JOBS_SYNCHRONOUS=0 so they fan out.

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from django import forms
 from django.core.exceptions import ValidationError
 
+from config.json_input import JSONLimitError, check_json_limits, loads_bounded
+
 from ..completeness import StoredAnswer
 from ..models import Task
 from ..sections import Section
@@ -127,6 +129,7 @@ class SectionForm(CrispyFormMixin, forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        self._check_versions_field()
         answers: dict[int, AnswerInput] = {}
         for parameter in self.section.parameters:
             key = parameter.key
@@ -158,8 +161,8 @@ class SectionForm(CrispyFormMixin, forms.Form):
         if not raw:
             return None
         try:
-            versions = {int(n): int(v) for n, v in json.loads(raw).items()}
-        except (ValueError, TypeError, AttributeError):
+            versions = {int(n): int(v) for n, v in loads_bounded(raw).items()}
+        except (ValueError, TypeError, AttributeError):  # over limits: see clean()
             return None
         return {p.number: versions.get(p.number, 0) for p in self.section.parameters}
 
@@ -213,6 +216,14 @@ class SectionForm(CrispyFormMixin, forms.Form):
             if item is not None and item.value is not None:
                 again.initial[key] = to_raw(parameter, item.value)
         return again
+
+    def _check_versions_field(self) -> None:
+        # The hidden field is sent back as typed: 100 000 nested "[" had
+        # ended in RecursionError (a 500); now the form says why (400).
+        try:
+            check_json_limits(self.data.get("versions") or "")
+        except JSONLimitError as exc:
+            self.add_error(None, f"The editor's hidden versions field: {exc}")
 
     def add_service_errors(self, error: ValidationError) -> None:
         """Show errors raised by `services.answer_section` next to their field."""

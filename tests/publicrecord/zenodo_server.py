@@ -21,6 +21,10 @@ class State:
         self.requests: list[tuple[str, str]] = []
         self.fail_publish = 0
         self.lock = threading.Lock()
+        # hostile answers (issue 30): another bucket host, a redirect, a DOI
+        self.bucket_host = ""
+        self.redirect_create_to = ""
+        self.doi = ""
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -51,6 +55,12 @@ class Handler(BaseHTTPRequestHandler):
         if body is None:
             return
         state = self.state
+        if self.path == "/api/deposit/depositions" and state.redirect_create_to:
+            self.send_response(307)
+            self.send_header("Location", state.redirect_create_to)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if self.path == "/api/deposit/depositions":
             with state.lock:
                 number = len(state.depositions) + 1
@@ -61,7 +71,8 @@ class Handler(BaseHTTPRequestHandler):
                     "published": False,
                     "created_with": json.loads(body or b"{}"),
                 }
-            links = {"bucket": f"{host}/api/files/bucket-{number}"}
+            bucket_host = state.bucket_host or host
+            links = {"bucket": f"{bucket_host}/api/files/bucket-{number}"}
             self._reply(201, {"id": number, "links": links})
             return
         match = re.fullmatch(
@@ -81,7 +92,7 @@ class Handler(BaseHTTPRequestHandler):
             self._reply(
                 202,
                 {
-                    "doi": f"10.5072/zenodo.{number}",
+                    "doi": state.doi or f"10.5072/zenodo.{number}",
                     "links": {
                         "html": f"http://{self.headers['Host']}/records/{number}"
                     },

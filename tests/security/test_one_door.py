@@ -1,6 +1,5 @@
 """Attack: change a registered design other than through an approved amendment."""
 
-import copy
 import json
 
 import pytest
@@ -13,6 +12,7 @@ from registry.models import Answer, Task
 from tests.analysis.django.conftest import SCHEME
 from tests.factories import UserFactory
 from tests.records import assert_sql_refused
+from tests.security.test_record_rewrite import amend_to_holm
 
 pytestmark = pytest.mark.django_db
 
@@ -88,15 +88,7 @@ def test_api_edit_of_a_registered_scheme_is_refused(organizer_api, registration)
 
 
 def test_approved_amendment_still_changes_the_design(registration, organizer, chair):
-    holm = copy.deepcopy(SCHEME)
-    holm["test"]["p_adjust"] = "holm"
-    amendment = propose_amendment(
-        registration=registration,
-        actor=organizer,
-        justification="Holm is safer.",
-        changes={"tasks": {"Brain": {"scheme": holm}}},
-    )
-    version = approve_amendment(amendment=amendment, actor=chair)
+    version = amend_to_holm(registration, organizer, chair)
     assert version.number == 2
     assert brain(registration).scheme["test"]["p_adjust"] == "holm"
 
