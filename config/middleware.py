@@ -53,14 +53,16 @@ class ControlCharactersMiddleware:
     """Form fields and query strings with a control character (NUL had been a
     500 on PostgreSQL) are refused with 400 and the field, before any view
     stores them (``config.text``). API bodies are checked by their parsers
-    (``config.json_input``), so API requests are left to them."""
+    (``config.json_input``), so API requests are left to them, and so is the
+    OAI-PMH endpoint, whose protocol answers a bad argument with its own error
+    (``badArgument``, HTTP 200)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         problem = None
-        if not request.path.startswith("/api/"):
+        if not request.path.startswith(("/api/", "/oai")):
             problem = form_problem(request.GET)
             if problem is None and request.method == "POST":
                 problem = form_problem(request.POST)

@@ -14,11 +14,11 @@ class PublicRecordConfig(AppConfig):
 
         import config.checks  # noqa: F401  registers the SITE_URL deploy check
         from registry.models import RegistrationVersion
-        from registry.registration import Verifier, add_verifier
+        from registry.verifiers import Verifier, add_verifier
 
-        from .verify import verify_publications
-
-        add_verifier(Verifier("published results", verify_publications))
+        add_verifier(
+            Verifier("published results", "publicrecord.verify.verify_publications")
+        )
 
         def version_saved(sender, instance, created, raw=False, **kwargs):
             # raw: loaddata (a restore) brings the frozen citation with it

@@ -10,7 +10,6 @@ changes versioned, justified and highlighted).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -304,30 +303,6 @@ def verify_registrations(registrations=None) -> Verification:
     close()
     problems.sort(key=lambda p: (p.identifier, p.version))
     return Verification(counted[0], counted[1], problems)
-
-
-@dataclass(frozen=True)
-class Verifier:
-    """A further check of what another app keeps for registrations (e.g. the
-    hashes of published results), declared by that app in its ``ready()``:
-    ``check(registrations)`` (a queryset, None = all) returns how many
-    ``things`` it verified and the problems found."""
-
-    things: str
-    check: Callable[[Any], tuple[int, list[ChainProblem]]]
-
-
-_VERIFIERS: list[Verifier] = []
-
-
-def add_verifier(verifier: Verifier) -> None:
-    if verifier not in _VERIFIERS:
-        _VERIFIERS.append(verifier)
-
-
-def further_verifications(registrations=None) -> list[tuple[str, int, list]]:
-    """(things, how many verified, problems) of every declared verifier."""
-    return [(v.things, *v.check(registrations)) for v in _VERIFIERS]
 
 
 def verify_all_registrations() -> list[ChainProblem]:

@@ -6,8 +6,8 @@ how stable will the ranking be?* (``ranking.planner``). The page, the API and
 attaches it to a task of a draft with :func:`attach_plan`, which computes it
 again from the same inputs (deterministic per seed) instead of trusting a plan
 sent by a client. The attached plan is part of the design (`TaskDesign.plan`):
-reviewers see it beside parameter 38, registration freezes it, the design PDF
-prints it and a design check reads it.
+reviewers see it beside the number of test cases, registration freezes it,
+the design PDF prints it and a design check reads it.
 """
 
 from __future__ import annotations
@@ -15,15 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
-from ranking import ResultsError, read_table
-from ranking.planner import TARGET_FIELDS, PlanLimits, PlanSpecError, run_plan
+if TYPE_CHECKING:
+    from ranking.planner import PlanLimits
+
+# The engine (numpy, scipy) is imported where a plan is computed, not here:
+# the design and its diffs import this module's wording at start-up.
 
 from .canonical import sha256_hex
 from .models import Task
@@ -61,6 +64,8 @@ TARGET_WORDS = {
 
 def plan_limits() -> PlanLimits:
     """The engine's bounds from the settings (docs/security.md)."""
+    from ranking.planner import PlanLimits
+
     return PlanLimits(
         max_n_values=settings.PLAN_MAX_N_VALUES,
         max_n=settings.PLAN_MAX_N,
@@ -145,6 +150,8 @@ def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any
     ValidationError
         The task has no scheme, or an input is refused (the message names it).
     """
+    from ranking.planner import run_plan
+
     spec = _checked_spec(task, inputs)
     if spec["model"].get("kind") != "pilot":
         try:
@@ -158,6 +165,9 @@ def _pilot_plan(spec: dict[str, Any]) -> dict[str, Any]:
     """The plan of a pilot table given as text: parsed by the engine's
     ``read_table``; the plan keeps the table and its SHA-256, so it can be
     checked and computed again without any file on the server."""
+    from ranking import ResultsError, read_table
+    from ranking.planner import PlanSpecError, run_plan
+
     model = spec["model"]
     table = model["table"]
     try:
@@ -241,7 +251,7 @@ class PlanReading:
 
 
 def chosen_test_cases(answer_value: Any) -> int | None:
-    """The count of parameter 38's answer (``{"count": n, ...}``), if any."""
+    """The count of the test-cases answer (``{"count": n, ...}``), if any."""
     count = answer_value.get("count") if isinstance(answer_value, Mapping) else None
     return count if isinstance(count, int) and count > 0 else None
 
@@ -348,6 +358,8 @@ def _model_text(model: Mapping[str, Any], full: bool) -> str:
 
 
 def _targets_text(targets: Mapping[str, float]) -> str:
+    from ranking.planner import TARGET_FIELDS
+
     return ", ".join(
         f"{TARGET_WORDS.get(k, k)} {'≥' if TARGET_FIELDS[k] == 'min' else '≤'} {v:g}"
         for k, v in targets.items()

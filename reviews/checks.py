@@ -21,7 +21,7 @@ text):
   then derived from it); without one the check is an error that also says what
   the rank computation prose lacks: how to aggregate (AGGREGATION_WORDS), in
   which order or by which method (ORDER_WORDS), how ties are ranked (TIE_WORDS);
-* test-set plan (issue 29): when a task has an attached plan and parameter 38
+* test-set plan (issue 29): when a task has an attached plan and its test-cases answer
   gives its number of test cases, the plan's P(winner correct) at that number
   (interpolated between the planned n) below 0.8 is a warning — under the
   organizer's own expectations the challenge would often crown the wrong

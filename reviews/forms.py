@@ -19,8 +19,13 @@ from .enums import DecisionKind, Recommendation, ReviewerRole
 
 SCORES = [(n, str(n)) for n in range(1, 6)]
 # Section scores name their ends, so nobody wonders which one is good.
-SCORE_WORDS = {1: "1 – poor", 3: "3 – adequate", 5: "5 – excellent"}
-LABELLED_SCORES = [(n, SCORE_WORDS.get(n, text)) for n, text in SCORES]
+LABELLED_SCORES = [
+    (1, "1 – poor"),
+    (2, "2"),
+    (3, "3 – adequate"),
+    (4, "4"),
+    (5, "5 – excellent"),
+]
 PARAMETER_COMMENT_ROWS = 3
 
 

@@ -2,7 +2,9 @@
 
 import os
 
-os.environ.setdefault("DEBUG", "false")
+# Production is never DEBUG, whatever the environment says (the Makefile's
+# DEBUG=1 included): base then requires SECRET_KEY.
+os.environ["DEBUG"] = "false"
 
 from .base import *  # noqa: F403
 from .base import DATABASES, env_bool

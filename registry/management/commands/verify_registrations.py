@@ -11,7 +11,8 @@ from registry.chain_heads import (
     parse_chain_heads,
 )
 from registry.models import Registration, RegistrationVersion
-from registry.registration import further_verifications, verify_registrations
+from registry.registration import verify_registrations
+from registry.verifiers import further_verifications
 
 
 def add_selection_arguments(parser) -> None:
