@@ -9,8 +9,6 @@ reason."""
 
 import pytest
 import schemathesis
-from django.core import signals
-from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from rest_framework.authtoken.models import Token
@@ -20,6 +18,7 @@ from schemathesis.checks import positive_data_acceptance
 from config.wsgi import application
 from demo.accounts import ensure_demo_accounts, ensure_demo_call
 from demo.load import load_demo_challenges
+from tests import api_contract
 
 ROLES = ("anonymous", "organizer", "chair", "reviewer1")
 
@@ -55,15 +54,8 @@ def demo_world(db):
 
 @pytest.fixture
 def api_schema(db):
-    # Like Django's test client: keep the test's database connection (and its
-    # transaction) open across the in-process WSGI requests.
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    try:
+    with api_contract.keep_test_connection():
         yield schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
-    finally:
-        signals.request_started.connect(close_old_connections)
-        signals.request_finished.connect(close_old_connections)
 
 
 def _headers(users, role: str) -> dict[str, str]:
