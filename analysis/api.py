@@ -25,6 +25,7 @@ from . import ingest, run_state, services, uploads
 from .access import visible_registration, visible_results, visible_run
 from .models import AnalysisRun
 from .reports import descriptive_statistics, report_tables, table_columns
+from .reports.data import EMPTY_TABLE_COLUMNS
 from .serializers import (
     NOT_READY,
     RESULTS_UPLOAD,
@@ -38,6 +39,8 @@ from .serializers import (
     PreviewSerializer,
     ResultsStoredSerializer,
 )
+
+TABLE_NAMES = sorted([*EMPTY_TABLE_COLUMNS, "target_rankings"])
 
 
 def parse_teams(raw) -> dict[str, str]:
@@ -249,7 +252,10 @@ class AnalysisTables(APIView):
         summary="The report's tables: all as JSON, or one (`table`) as CSV",
         parameters=[
             OpenApiParameter(
-                "table", str, description="One table's name: that table as CSV."
+                "table",
+                str,
+                enum=TABLE_NAMES,
+                description="One table's name: that table as CSV.",
             )
         ],
         responses={

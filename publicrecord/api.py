@@ -17,12 +17,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.access import public_registration
+from registry.access import conflict, public_registration
 from registry.models import RegistrationVersion
 from registry.pagination import PAGE_PARAMETERS, paginated, paginated_schema
 
 from .citation import bibtex, citation_record, csl_json, datacite_xml
 from .feedback import (
+    HiddenCommentError,
     RateLimitedError,
     answer_data,
     answer_feedback,
@@ -304,6 +305,8 @@ class FeedbackAnswers(APIView):
             )
         except RateLimitedError as exc:
             raise _throttled(exc) from None
+        except HiddenCommentError as exc:
+            return conflict(exc.messages[0])
         return Response(answer_data(answer), status=status.HTTP_201_CREATED)
 
 
@@ -318,9 +321,12 @@ class FeedbackHide(APIView):
         responses=FeedbackSerializer,
     )
     def post(self, request: Request, pk: int) -> Response:
-        feedback = hide_feedback(
-            feedback=feedback_or_404(pk),
-            actor=request.user,
-            reason=_body(request).get("reason"),
-        )
+        try:
+            feedback = hide_feedback(
+                feedback=feedback_or_404(pk),
+                actor=request.user,
+                reason=_body(request).get("reason"),
+            )
+        except HiddenCommentError as exc:
+            return conflict(exc.messages[0])
         return Response(feedback_data(feedback))

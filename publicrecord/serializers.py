@@ -1,6 +1,9 @@
 """The schema of what the public-record API answers (read only)."""
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
+
+from .models import FeedbackCategory
 
 
 class ThrottledSerializer(serializers.Serializer):
@@ -77,17 +80,21 @@ class FeedbackSerializer(serializers.Serializer):
     hidden_reason = serializers.CharField(required=False)
 
 
+# Text a person writes: something besides white space (the services refuse it).
+WRITTEN = [RegexValidator(r"\S", "Write something.")]
+
+
 class FeedbackWriteSerializer(serializers.Serializer):
-    category = serializers.CharField()
-    text = serializers.CharField()
+    category = serializers.ChoiceField(choices=FeedbackCategory.choices)
+    text = serializers.CharField(validators=WRITTEN)
 
 
 class TextSerializer(serializers.Serializer):
-    text = serializers.CharField()
+    text = serializers.CharField(validators=WRITTEN)
 
 
 class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField()
+    reason = serializers.CharField(validators=WRITTEN)
 
 
 class CriterionSerializer(serializers.Serializer):
