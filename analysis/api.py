@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from django.http import FileResponse, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
@@ -13,12 +18,29 @@ from rest_framework.views import APIView
 
 from config.json_input import BoundedJSONParser, loads_bounded
 from registry.access import conflict, flag
+from registry.serializers import RefusedSerializer
 from registry.spreadsheet import csv_text
 
 from . import ingest, run_state, services, uploads
 from .access import visible_registration, visible_results, visible_run
 from .models import AnalysisRun
-from .reports import descriptive_statistics, report_tables
+from .reports import descriptive_statistics, report_tables, table_columns
+from .reports.data import EMPTY_TABLE_COLUMNS
+from .serializers import (
+    NOT_READY,
+    RESULTS_UPLOAD,
+    TABLES,
+    AcceptedSerializer,
+    AnalysisRequestSerializer,
+    AnalysisRunSerializer,
+    DeviationSerializer,
+    DuplicateResultsSerializer,
+    KeyReusedSerializer,
+    PreviewSerializer,
+    ResultsStoredSerializer,
+)
+
+TABLE_NAMES = sorted([*EMPTY_TABLE_COLUMNS, "target_rankings"])
 
 
 def parse_teams(raw) -> dict[str, str]:
@@ -52,6 +74,7 @@ class ResultsUpload(APIView):
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(
+        summary="Upload results: a preview, or with commit a new version",
         parameters=[
             OpenApiParameter("commit", bool),
             OpenApiParameter(
@@ -67,13 +90,21 @@ class ResultsUpload(APIView):
                 "first request stored (200) instead of storing another.",
             ),
         ],
-        request={"multipart/form-data": OpenApiTypes.OBJECT},
+        request={"multipart/form-data": RESULTS_UPLOAD},
         responses={
-            200: OpenApiTypes.OBJECT,
-            201: OpenApiTypes.OBJECT,
-            400: OpenApiTypes.OBJECT,
-            409: OpenApiTypes.OBJECT,
-            422: OpenApiTypes.OBJECT,
+            200: OpenApiResponse(
+                PolymorphicProxySerializer(
+                    "UploadAnswer",
+                    [PreviewSerializer, ResultsStoredSerializer],
+                    resource_type_field_name=None,
+                ),
+                description="Without commit: the preview. With commit and a "
+                "reused Idempotency-Key: the version stored the first time.",
+            ),
+            201: ResultsStoredSerializer,
+            400: RefusedSerializer,
+            409: DuplicateResultsSerializer,
+            422: KeyReusedSerializer,
         },
     )
     def post(self, request: Request, identifier: str) -> Response:
@@ -134,10 +165,14 @@ def _duplicate_body(exc: ingest.DuplicateResultsError) -> dict:
 class AnalysisCreate(APIView):
     parser_classes = [BoundedJSONParser]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Start the registered (or an exploratory) analysis",
+        request=AnalysisRequestSerializer,
+        responses={202: AcceptedSerializer},
+    )
     def post(self, request: Request, pk: int) -> Response:
         results = visible_results(request, pk)
-        data = request.data if isinstance(request.data, dict) else {}
+        data = request.data  # an object: config.json_input refuses the rest
         run = services.start_analysis(
             results=results,
             actor=request.user,
@@ -158,7 +193,11 @@ def _accepted(run: AnalysisRun) -> dict:
 class AnalysisRetry(APIView):
     """Queue a failed run again (organizers and chairs); 409 unless failed."""
 
-    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Queue a failed analysis again",
+        request=None,
+        responses={202: AcceptedSerializer},
+    )
     def post(self, request: Request, pk: int) -> Response:
         run = visible_run(request, pk)
         try:
@@ -170,20 +209,29 @@ class AnalysisRetry(APIView):
 
 
 class AnalysisDetail(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="An analysis run: status, progress and output",
+        responses=AnalysisRunSerializer,
+    )
     def get(self, request: Request, pk: int) -> Response:
         return Response(run_data(visible_run(request, pk)))
 
 
 class AnalysisDeviations(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Deviations of the analysis from the registered design",
+        responses=DeviationSerializer(many=True),
+    )
     def get(self, request: Request, pk: int) -> Response:
         run = visible_run(request, pk)
         return Response(run.deviations)
 
 
 class AnalysisReport(APIView):
-    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    @extend_schema(
+        summary="The analysis report (PDF); 409 until it is ready",
+        responses={(200, "application/pdf"): OpenApiTypes.BINARY, 409: NOT_READY},
+    )
     def get(self, request: Request, pk: int) -> FileResponse | Response:
         run = visible_run(request, pk)
         if not run.report:
@@ -201,8 +249,20 @@ class AnalysisTables(APIView):
     """The report's numbers: JSON (all tables) or CSV (`?table=<name>`)."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("table", str), OpenApiParameter("format", str)],
-        responses=OpenApiTypes.OBJECT,
+        summary="The report's tables: all as JSON, or one (`table`) as CSV",
+        parameters=[
+            OpenApiParameter(
+                "table",
+                str,
+                enum=TABLE_NAMES,
+                description="One table's name: that table as CSV.",
+            )
+        ],
+        responses={
+            (200, "application/json"): TABLES,
+            (200, "text/csv"): OpenApiTypes.STR,
+            409: NOT_READY,
+        },
     )
     def get(self, request: Request, pk: int) -> HttpResponse | Response:
         run = visible_run(request, pk)
@@ -218,7 +278,8 @@ class AnalysisTables(APIView):
         if name not in tables:
             return Response({"table": [f"Choose one of {sorted(tables)}."]}, status=400)
         response = HttpResponse(
-            csv_text(tables[name]), content_type="text/csv; charset=utf-8"
+            csv_text(tables[name], columns=table_columns(tables, name)),
+            content_type="text/csv; charset=utf-8",
         )
         response["Content-Disposition"] = (
             f'attachment; filename="analysis-{run.pk}-{name}.csv"'

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -15,13 +15,21 @@ from rest_framework.views import APIView
 
 from analysis import run_state
 from analysis.access import visible_results
+from analysis.serializers import NOT_READY, TABLE_UPLOAD
 from analysis.services import can_upload_results
 from config.json_input import BoundedJSONParser
 from registry.access import conflict, flag
+from registry.serializers import RefusedSerializer
 
 from . import services
 from .access import visible_metadata, visible_run
 from .models import CaseMetadataVersion, CaseModelRun
+from .serializers import (
+    CaseModelAcceptedSerializer,
+    CaseModelRunSerializer,
+    MetadataPreviewSerializer,
+    MetadataVersionSerializer,
+)
 
 
 def _version_data(version: CaseMetadataVersion) -> dict:
@@ -61,16 +69,26 @@ class CaseMetadata(APIView):
 
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="The case metadata versions of a results version",
+        responses=MetadataVersionSerializer(many=True),
+    )
     def get(self, request: Request, pk: int) -> Response:
         results = visible_results(request, pk)
         versions = results.case_metadata_versions.order_by("number")
         return Response([_version_data(v) for v in versions])
 
     @extend_schema(
+        summary="Upload case metadata: the checks, or with commit a version",
         parameters=[OpenApiParameter("commit", bool)],
-        request={"multipart/form-data": OpenApiTypes.OBJECT},
-        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
+        request={"multipart/form-data": TABLE_UPLOAD},
+        responses={
+            200: OpenApiResponse(
+                MetadataPreviewSerializer, description="The checks; nothing stored."
+            ),
+            201: MetadataVersionSerializer,
+            400: RefusedSerializer,
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
         results = visible_results(request, pk)
@@ -98,7 +116,11 @@ class CaseModelCreate(APIView):
 
     parser_classes = [BoundedJSONParser]  # 100 000-deep JSON had been a 500
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Fit a case characteristics model (docs/case-models.md §2)",
+        request=OpenApiTypes.OBJECT,
+        responses={202: CaseModelAcceptedSerializer, 400: RefusedSerializer},
+    )
     def post(self, request: Request, pk: int) -> Response:
         version = visible_metadata(request, pk)
         try:
@@ -114,13 +136,18 @@ class CaseModelCreate(APIView):
 
 
 class CaseModelDetail(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="A case-characteristics model run", responses=CaseModelRunSerializer
+    )
     def get(self, request: Request, pk: int) -> Response:
         return Response(_run_data(visible_run(request, pk)))
 
 
 class CaseModelReport(APIView):
-    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    @extend_schema(
+        summary="The model run's report (PDF); 409 until there is output",
+        responses={(200, "application/pdf"): OpenApiTypes.BINARY, 409: NOT_READY},
+    )
     def get(self, request: Request, pk: int) -> HttpResponse | Response:
         run = visible_run(request, pk)
         if not run.output:

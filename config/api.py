@@ -1,12 +1,12 @@
 """API-wide behaviour: one error shape for every endpoint, and the API root."""
 
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
 from django.urls import reverse
 from django.views.defaults import page_not_found
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,13 +14,15 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from analysis.admission import BusyError
+from config.json_input import too_big
 from registry.lock import RegisteredDataError, record_refusal
 
 
 def exception_handler(exc, context):
-    """Turn model/service `ValidationError`s into 400s instead of 500s, a
-    refused change to registered data into an audited 409, and a run refused
-    for want of capacity into a 429 with Retry-After."""
+    """Turn model/service `ValidationError`s into 400s instead of 500s, a body
+    over the size limit into a JSON 413, a refused change to registered data
+    into an audited 409, and a run refused for want of capacity into a 429
+    with Retry-After."""
     if isinstance(exc, RegisteredDataError):
         request = context.get("request")
         record_refusal(exc, actor=getattr(request, "user", None))
@@ -31,6 +33,9 @@ def exception_handler(exc, context):
             status=429,
             headers={"Retry-After": str(exc.retry_after)},
         )
+    if isinstance(exc, RequestDataTooBig):
+        # Django's own answer would be an HTML 400; the schema promises JSON
+        return Response({"detail": too_big()}, status=413)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail)
@@ -65,7 +70,12 @@ class ApiRoot(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="The API's entry points", responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="The API's entry points",
+        responses=inline_serializer(
+            "EntryPoints", {name: serializers.URLField() for name in ENTRY_POINTS}
+        ),
+    )
     def get(self, request: Request) -> Response:
         return Response(
             {

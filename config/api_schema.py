@@ -9,7 +9,8 @@ forget one:
 - 403 everywhere: signed in but not allowed, or a session write without CSRF;
 - 404 where the path names an object, or the list is paginated (a page past
   the end);
-- 400 where the operation reads a body or query parameters;
+- 400 where the operation reads a body or query parameters, and on every
+  write (a write that breaks a rule of the design, e.g. clearing an answer);
 - 409 on every write: a registered design changes only through an approved
   amendment (`config.api.exception_handler`);
 - 413 and 415 where the operation reads a body (size limit; JSON only).
@@ -18,6 +19,8 @@ forget one:
 from __future__ import annotations
 
 from typing import Any
+
+from django.conf import settings
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -51,7 +54,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     wanted = ["401", "403"]
     if "{" in path or "page" in params or "cursor" in params:
         wanted.append("404")
-    if body or query:
+    if body or query or method in WRITES:
         wanted.append("400")
     if method in WRITES:
         wanted.append("409")
@@ -78,4 +81,37 @@ def document_error_responses(result, generator, request, public):
                         "content": {"application/json": {"schema": reference}},
                     },
                 )
+    return result
+
+
+def drop_untyped_nullable(result, generator, request, public):
+    """drf-spectacular writes `nullable: true` beside no `type` for a nullable
+    JSONField; OpenAPI 3.0 gives `nullable` no meaning there (a schema without
+    `type` already admits null) and linters reject it (Redocly's
+    `nullable-type-sibling`), so it is left out."""
+    _drop_nullable(result.get("components", {}).get("schemas", {}))
+    _drop_nullable(result.get("paths", {}))
+    return result
+
+
+def _drop_nullable(node: Any) -> None:
+    if isinstance(node, dict):
+        if node.get("nullable") is True and "type" not in node and not _composed(node):
+            del node["nullable"]
+        for value in node.values():
+            _drop_nullable(value)
+    elif isinstance(node, list):
+        for value in node:
+            _drop_nullable(value)
+
+
+def _composed(node: dict[str, Any]) -> bool:
+    return any(key in node for key in ("allOf", "oneOf", "anyOf", "$ref"))
+
+
+def set_servers(result, generator, request, public):
+    """`servers`: the site's address (settings.SITE_URL), or this host."""
+    result["servers"] = [
+        {"url": getattr(settings, "SITE_URL", "") or "/", "description": "This site"}
+    ]
     return result

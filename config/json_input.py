@@ -14,6 +14,8 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, JsonResponse
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -83,3 +85,51 @@ class BoundedJSONParser(JSONParser):
             return _without_control_characters(data)
         except JSONLimitError as exc:
             raise ParseError(str(exc)) from None
+
+
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+JSON_KINDS = {
+    list: "a list",
+    str: "a string",
+    bool: "true or false",
+    type(None): "null",
+}
+
+
+def body_refusal(request: HttpRequest) -> str | None:
+    """Why the JSON body of an API write is refused (None if it is an object,
+    absent, not JSON, malformed or over a limit: the operation's own parser
+    answers those, each with its reason). Every operation that reads a JSON
+    body reads an object."""
+    if request.method not in WRITES or request.content_type != "application/json":
+        return None
+    try:
+        data = loads_bounded(request.body) if request.body.strip() else {}
+    except (ValueError, RequestDataTooBig):
+        return None
+    if isinstance(data, dict):
+        return None
+    kind = JSON_KINDS.get(None if data is None else type(data), "a number")
+    return f"The body must be a JSON object; this one is {kind}."
+
+
+class JsonObjectBodyMiddleware:
+    """Refuses (400, with the reason) a write under /api/ whose JSON body is not
+    an object, before any view runs: one check for every operation, including
+    those that read no body at all, so no work starts on garbage."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        if request.path.startswith("/api/"):
+            reason = body_refusal(request)
+            if reason is not None:
+                return JsonResponse({"detail": reason}, status=400)
+        return self.get_response(request)
+
+
+def too_big() -> str:
+    """The answer to a body over DATA_UPLOAD_MAX_MEMORY_SIZE."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return f"The body is larger than the limit ({limit:,} bytes)."

@@ -6,7 +6,6 @@ import json
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import (
@@ -18,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.access import public_registration
+from registry.access import conflict, public_registration
 from registry.models import RegistrationVersion
 from registry.pagination import PAGE_PARAMETERS, paginated, paginated_schema
 
@@ -30,6 +29,7 @@ from .citation import (
     datacite_xml,
 )
 from .feedback import (
+    HiddenCommentError,
     RateLimitedError,
     answer_data,
     answer_feedback,
@@ -42,6 +42,19 @@ from .models import Feedback
 from .profiles import me_data, update_me
 from .quality import quality_profile
 from .selection import parse_selection
+from .serializers import (
+    THROTTLED,
+    CslItemSerializer,
+    DataCiteJsonDocument,
+    FeedbackAnswerSerializer,
+    FeedbackSerializer,
+    FeedbackWriteSerializer,
+    MeSerializer,
+    QualitySerializer,
+    ReasonSerializer,
+    StatisticsSerializer,
+    TextSerializer,
+)
 from .statistics import registry_statistics, statistics_csv
 
 CSL_JSON = "application/vnd.citationstyles.csl+json"
@@ -77,7 +90,11 @@ class Statistics(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=SELECTION_PARAMETERS, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Registry statistics",
+        parameters=SELECTION_PARAMETERS,
+        responses=StatisticsSerializer,
+    )
     def get(self, request: Request) -> Response:
         return Response(registry_statistics(parse_selection(request.query_params)))
 
@@ -87,7 +104,11 @@ class StatisticsCsv(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=SELECTION_PARAMETERS, responses={(200, "text/csv"): str})
+    @extend_schema(
+        summary="Registry statistics as CSV",
+        parameters=SELECTION_PARAMETERS,
+        responses={(200, "text/csv"): str},
+    )
     def get(self, request: Request) -> HttpResponse:
         stats = registry_statistics(parse_selection(request.query_params))
         return csv_response(stats)
@@ -107,7 +128,10 @@ class Quality(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="The quality profile of a registered challenge",
+        responses=QualitySerializer,
+    )
     def get(self, request: Request, identifier: str) -> Response:
         registration = public_registration(identifier)
         criteria = quality_profile(registration)
@@ -142,7 +166,10 @@ class DataCite(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, "application/xml"): str})
+    @extend_schema(
+        summary="DataCite XML of a version (latest without a number)",
+        responses={(200, "application/xml"): str},
+    )
     def get(self, request: Request, identifier: str, number: int | None = None):
         version = version_or_404(identifier, number)
         return _download(
@@ -158,7 +185,7 @@ class DataCiteJson(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, DATACITE_JSON): OpenApiTypes.OBJECT})
+    @extend_schema(responses={(200, DATACITE_JSON): DataCiteJsonDocument})
     def get(self, request: Request, identifier: str, number: int | None = None):
         version = version_or_404(identifier, number)
         document = {
@@ -179,7 +206,10 @@ class CslJson(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, CSL_JSON): OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="CSL-JSON of a version (latest without a number)",
+        responses={(200, CSL_JSON): CslItemSerializer(many=True)},
+    )
     def get(self, request: Request, identifier: str, number: int | None = None):
         version = version_or_404(identifier, number)
         return _download(
@@ -196,7 +226,10 @@ class BibTeX(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, "application/x-bibtex"): str})
+    @extend_schema(
+        summary="BibTeX of a version (latest without a number)",
+        responses={(200, "application/x-bibtex"): str},
+    )
     def get(self, request: Request, identifier: str, number: int | None = None):
         version = version_or_404(identifier, number)
         return _download(
@@ -214,11 +247,15 @@ class Me(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(summary="The caller's name and ORCID iD", responses=MeSerializer)
     def get(self, request: Request) -> Response:
         return Response(me_data(request.user))
 
-    @extend_schema(request=ME_CHANGES, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Change the caller's name or ORCID iD",
+        request=ME_CHANGES,
+        responses=MeSerializer,
+    )
     def patch(self, request: Request) -> Response:
         return Response(update_me(request.user, request.data))
 
@@ -242,7 +279,9 @@ class FeedbackThread(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        parameters=PAGE_PARAMETERS, responses=paginated_schema("FeedbackPage")
+        summary="The public feedback thread",
+        parameters=PAGE_PARAMETERS,
+        responses=paginated_schema("FeedbackPage", FeedbackSerializer()),
     )
     def get(self, request: Request, identifier: str) -> Response:
         registration = public_registration(identifier)
@@ -253,7 +292,11 @@ class FeedbackThread(APIView):
             view=self,
         )
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Comment on a registered challenge",
+        request=FeedbackWriteSerializer,
+        responses={201: FeedbackSerializer, 429: THROTTLED},
+    )
     def post(self, request: Request, identifier: str) -> Response:
         registration = public_registration(identifier)
         data = _body(request)
@@ -280,7 +323,11 @@ class FeedbackAnswers(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Answer a comment (organizers)",
+        request=TextSerializer,
+        responses={201: FeedbackAnswerSerializer, 429: THROTTLED},
+    )
     def post(self, request: Request, pk: int) -> Response:
         feedback = feedback_or_404(pk)
         try:
@@ -289,6 +336,8 @@ class FeedbackAnswers(APIView):
             )
         except RateLimitedError as exc:
             raise _throttled(exc) from None
+        except HiddenCommentError as exc:
+            return conflict(exc.messages[0])
         return Response(answer_data(answer), status=status.HTTP_201_CREATED)
 
 
@@ -297,11 +346,18 @@ class FeedbackHide(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Hide a comment, with a reason (chairs)",
+        request=ReasonSerializer,
+        responses=FeedbackSerializer,
+    )
     def post(self, request: Request, pk: int) -> Response:
-        feedback = hide_feedback(
-            feedback=feedback_or_404(pk),
-            actor=request.user,
-            reason=_body(request).get("reason"),
-        )
+        try:
+            feedback = hide_feedback(
+                feedback=feedback_or_404(pk),
+                actor=request.user,
+                reason=_body(request).get("reason"),
+            )
+        except HiddenCommentError as exc:
+            return conflict(exc.messages[0])
         return Response(feedback_data(feedback))

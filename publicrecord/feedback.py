@@ -42,6 +42,11 @@ def rate_limit() -> tuple[int, int]:
     return settings.FEEDBACK_RATE_LIMIT, settings.FEEDBACK_RATE_WINDOW_SECONDS
 
 
+class HiddenCommentError(ValidationError):
+    """The comment is hidden already: not possible in its state (the API
+    answers 409; the pages show it as any refusal)."""
+
+
 class RateLimitedError(Exception):
     """Too many comments and answers in the window; retry after `wait` seconds."""
 
@@ -171,7 +176,7 @@ def answer_feedback(*, feedback: Feedback, author, text: Any) -> FeedbackAnswer:
     if not can_answer(author, registration):
         raise PermissionDenied("Only the challenge's organizers answer feedback.")
     if feedback.hidden:
-        raise ValidationError({"feedback": "A hidden comment cannot be answered."})
+        raise HiddenCommentError({"feedback": "A hidden comment cannot be answered."})
     text = _clean_text(text)
     _check_rate(author)
     answer = FeedbackAnswer.objects.create(feedback=feedback, author=author, text=text)
@@ -192,7 +197,7 @@ def hide_feedback(*, feedback: Feedback, actor, reason: Any) -> Feedback:
     if not can_moderate(actor, feedback.registration):
         raise PermissionDenied("Only the chairs of the call hide feedback.")
     if feedback.hidden:
-        raise ValidationError({"feedback": "This comment is already hidden."})
+        raise HiddenCommentError({"feedback": "This comment is already hidden."})
     reason = _clean_text(reason, "reason")
     feedback.hidden = True
     feedback.hidden_reason = reason

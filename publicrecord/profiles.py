@@ -46,11 +46,12 @@ def _clean(changes: Any) -> dict[str, str]:
         )
     cleaned: dict[str, str] = {}
     for name, value in changes.items():
+        # every field is text or null; `false` is not an empty ORCID iD
+        if value is not None and not isinstance(value, str):
+            raise ValidationError({name: f"{name}: expected text."})
         if name == "orcid":
             cleaned[name] = clean_orcid(value)
             continue
-        if value is not None and not isinstance(value, str):
-            raise ValidationError({name: f"{name}: expected text."})
         text = (value or "").strip()
         if len(text) > NAME_LIMIT:
             raise ValidationError({name: f"{name}: at most {NAME_LIMIT} characters."})

@@ -24,7 +24,7 @@ from .selection import parse_selection
 from .selectors import visible_publications
 
 
-class DeviationSerializer(serializers.Serializer):
+class PublishedDeviationSerializer(serializers.Serializer):
     code = serializers.CharField()
     severity = serializers.ChoiceField(choices=["critical", "warning", "info"])
     message = serializers.CharField()
@@ -53,7 +53,7 @@ class PublicationSerializer(serializers.Serializer):
     supersedes = serializers.IntegerField(allow_null=True)
     superseded_by = serializers.IntegerField(allow_null=True)
     note = serializers.CharField(allow_blank=True)
-    deviations = DeviationSerializer(many=True)
+    deviations = PublishedDeviationSerializer(many=True)
     downloads = DownloadSerializer(many=True)
     page = serializers.URLField()
 

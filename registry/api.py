@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.pagination import PAGE_PARAMETERS, paginated, paginated_schema
+from registry.pagination import (
+    PAGE_PARAMETERS,
+    PageNumberPagination,
+    paginated,
+    paginated_schema,
+)
 
 from . import services
 from .access import conflict, get_challenge, get_task
@@ -20,12 +24,18 @@ from .permissions import challenges_visible_to
 from .schemes import update_task
 from .selectors import completeness_of
 from .serializers import (
+    AnswerSerializer,
     AnswerWriteSerializer,
     ChallengeCreateSerializer,
     ChallengeSerializer,
     ChallengeSummarySerializer,
     ChallengeUpdateSerializer,
+    CompletenessSerializer,
+    IncompleteSerializer,
+    NoteSerializer,
     ParameterSerializer,
+    StaleEditSerializer,
+    StatusSerializer,
     TaskSerializer,
     TaskUpdateSerializer,
     TaskWriteSerializer,
@@ -33,6 +43,13 @@ from .serializers import (
     parameter_data,
 )
 from .versions import StaleEditError, etag, version_from_if_match
+
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    location=OpenApiParameter.HEADER,
+    description="The ETag of the copy you read; a stale one is refused with 412.",
+)
 
 
 def expected_version(request: Request, kind: str, *ids: object) -> int | None:
@@ -62,15 +79,26 @@ class ParameterList(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        summary="The 53 challenge parameters (Table 4.5 order)",
-        responses=ParameterSerializer(many=True),
+        summary="The 53 challenge parameters (Table 4.5 order), on one page",
+        parameters=PAGE_PARAMETERS,
+        responses=paginated_schema("ParameterPage", ParameterSerializer()),
     )
     def get(self, request: Request) -> Response:
-        return Response([parameter_data(p) for p in PARAMETERS])
+        # the list envelope of every list; all 53 fit the first page
+        paginator = PageNumberPagination()
+        paginator.page_size = len(PARAMETERS)
+        return paginated(
+            request,
+            PARAMETERS,
+            lambda page: [parameter_data(p) for p in page],
+            paginator=paginator,
+            view=self,
+        )
 
 
 class ChallengeList(APIView):
     @extend_schema(
+        summary="The challenges the caller may read (summaries)",
         operation_id="v1_challenges_list",
         parameters=PAGE_PARAMETERS,
         responses=paginated_schema("ChallengeListPage", ChallengeSummarySerializer()),
@@ -91,7 +119,11 @@ class ChallengeList(APIView):
             view=self,
         )
 
-    @extend_schema(request=ChallengeCreateSerializer, responses=ChallengeSerializer)
+    @extend_schema(
+        summary="Start a proposal in an open call",
+        request=ChallengeCreateSerializer,
+        responses={201: ChallengeSerializer},
+    )
     def post(self, request: Request) -> Response:
         data = ChallengeCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -109,14 +141,17 @@ class ChallengeList(APIView):
 
 
 class ChallengeDetail(APIView):
-    @extend_schema(responses=ChallengeSerializer)
+    @extend_schema(
+        summary="A challenge with its answers and tasks", responses=ChallengeSerializer
+    )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         return with_etag(Response(ChallengeSerializer(challenge).data), challenge)
 
     @extend_schema(
+        summary="Change a challenge's name or planning",
         request=ChallengeUpdateSerializer,
-        responses={200: ChallengeSerializer, 412: OpenApiTypes.OBJECT},
+        responses={200: ChallengeSerializer, 412: StaleEditSerializer},
     )
     def patch(self, request: Request, pk: int) -> Response:
         """If-Match (the ETag of a GET) refuses a save from a stale copy: 412."""
@@ -135,7 +170,7 @@ class ChallengeDetail(APIView):
         challenge = get_challenge(request, pk)
         return with_etag(Response(ChallengeSerializer(challenge).data), challenge)
 
-    @extend_schema(responses={204: None, 409: OpenApiTypes.OBJECT})
+    @extend_schema(summary="Delete a draft", responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         try:
@@ -146,7 +181,11 @@ class ChallengeDetail(APIView):
 
 
 class TaskList(APIView):
-    @extend_schema(request=TaskWriteSerializer, responses=TaskSerializer)
+    @extend_schema(
+        summary="Add a task",
+        request=TaskWriteSerializer,
+        responses={201: TaskSerializer},
+    )
     def post(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         data = TaskWriteSerializer(data=request.data)
@@ -158,14 +197,17 @@ class TaskList(APIView):
 
 
 class TaskDetail(APIView):
-    @extend_schema(responses=TaskSerializer)
+    @extend_schema(
+        summary="A task with its answers and ranking scheme", responses=TaskSerializer
+    )
     def get(self, request: Request, pk: int) -> Response:
         task = get_task(request, pk)
         return with_etag(Response(TaskSerializer(task).data), task)
 
     @extend_schema(
+        summary="Change a task's name or ranking scheme",
         request=TaskUpdateSerializer,
-        responses={200: TaskSerializer, 412: OpenApiTypes.OBJECT},
+        responses={200: TaskSerializer, 412: StaleEditSerializer},
     )
     def patch(self, request: Request, pk: int) -> Response:
         """If-Match (the ETag of a GET) refuses a save from a stale copy: 412."""
@@ -184,7 +226,7 @@ class TaskDetail(APIView):
         task = get_task(request, pk)
         return with_etag(Response(TaskSerializer(task).data), task)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(summary="Remove a task", responses={204: None})
     def delete(self, request: Request, pk: int) -> Response:
         services.remove_task(task=get_task(request, pk), actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -205,8 +247,9 @@ class _AnswerView(APIView):
         return expected_version(request, "answer", *ids)
 
     @extend_schema(
+        summary="Answer a parameter (a value or a not-applicable reason)",
         request=AnswerWriteSerializer,
-        responses={200: OpenApiTypes.OBJECT, 412: OpenApiTypes.OBJECT},
+        responses={200: AnswerSerializer, 412: StaleEditSerializer},
     )
     def put(self, request: Request, pk: int, number: int) -> Response:
         """If-Match (the answer's ETag, or its "version" as "answer-N-v<version>",
@@ -237,7 +280,11 @@ class _AnswerView(APIView):
         )
         return with_etag(response, answer)
 
-    @extend_schema(responses={204: None, 412: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Clear an answer",
+        parameters=[IF_MATCH],
+        responses={204: None, 412: StaleEditSerializer},
+    )
     def delete(self, request: Request, pk: int, number: int) -> Response:
         challenge, task = self.target(request, pk)
         try:
@@ -265,14 +312,19 @@ class TaskAnswer(_AnswerView):
 
 
 class Completeness(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="How complete the proposal is, and what is missing",
+        responses=CompletenessSerializer,
+    )
     def get(self, request: Request, pk: int) -> Response:
         return Response(completeness_data(completeness_of(get_challenge(request, pk))))
 
 
 class Submit(APIView):
     @extend_schema(
-        request=None, responses={200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}
+        summary="Submit the proposal for review",
+        request=NoteSerializer,
+        responses={200: StatusSerializer, 409: IncompleteSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)

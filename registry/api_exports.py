@@ -29,6 +29,7 @@ from .exports import (
 )
 from .exports.proposal_json import too_big_message
 from .models import Call, Challenge
+from .serializers import DesignDocumentSerializer, ImportedSerializer, RefusedSerializer
 
 
 def download_name(challenge: Challenge, extension: str) -> str:
@@ -68,7 +69,7 @@ class ChallengeExportJson(APIView):
 
     @extend_schema(
         summary="The proposal as a canonical JSON document (download)",
-        responses={(200, "application/json"): OpenApiTypes.OBJECT},
+        responses={(200, "application/json"): DesignDocumentSerializer},
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         return json_download(get_challenge(request, pk))
@@ -117,7 +118,11 @@ class ChallengeImport(APIView):
                 "properties": {"file": {"type": "string", "format": "binary"}},
             },
         },
-        responses={(201, "application/json"): OpenApiTypes.OBJECT},
+        responses={
+            (201, "application/json"): ImportedSerializer,
+            (400, "application/json"): RefusedSerializer,
+            (413, "application/json"): RefusedSerializer,
+        },
     )
     def post(self, request: Request) -> Response:
         too_big = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE

@@ -7,8 +7,7 @@ import json
 from django.core.validators import RegexValidator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
@@ -37,6 +36,15 @@ from .permissions import can_view_challenge, is_chair, is_organizer
 from .registration import register_challenge
 from .search import ListingFilters, search_listings
 from .selectors import amendment_numbers
+from .serializers import (
+    AmendmentSerializer,
+    CanonicalDocumentSerializer,
+    NoteSerializer,
+    RegisteredSerializer,
+    RegistrationDiffSerializer,
+    RegistrationListItemSerializer,
+    RegistrationSerializer,
+)
 from .services import TransitionError
 
 
@@ -88,7 +96,9 @@ def amendment_data(amendment: Amendment, number: int | None = None) -> dict:
 
 class Register(APIView):
     @extend_schema(
-        request=None, responses={201: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}
+        summary="Register an accepted proposal",
+        request=None,
+        responses={201: RegisteredSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
@@ -166,9 +176,12 @@ class RegistrationList(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        summary="Registrations, newest first (filters and search)",
         operation_id="registrations_list",
         parameters=[RegistrationFilters, *PAGE_PARAMETERS, CURSOR_PARAMETER],
-        responses=paginated_schema("RegistrationListPage"),
+        responses=paginated_schema(
+            "RegistrationListPage", RegistrationListItemSerializer()
+        ),
     )
     def get(self, request: Request) -> Response:
         query = RegistrationFilters(data=request.query_params)
@@ -196,7 +209,9 @@ class RegistrationList(APIView):
 class RegistrationDetail(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="A registration and its versions", responses=RegistrationSerializer
+    )
     def get(self, request: Request, identifier: str) -> Response:
         return Response(registration_data(public_registration(identifier)))
 
@@ -204,7 +219,10 @@ class RegistrationDetail(APIView):
 class CanonicalBytes(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.BINARY})
+    @extend_schema(
+        summary="A version's registered bytes (hash them: X-Content-SHA256)",
+        responses={(200, "application/json"): CanonicalDocumentSerializer},
+    )
     def get(self, request: Request, identifier: str, number: int) -> HttpResponse:
         version = get_object_or_404(
             RegistrationVersion, registration__identifier=identifier, number=number
@@ -223,8 +241,12 @@ class RegistrationDiff(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("from", int), OpenApiParameter("to", int)],
-        responses=OpenApiTypes.OBJECT,
+        summary="What changed between two registered versions",
+        parameters=[
+            OpenApiParameter("from", int, required=True),
+            OpenApiParameter("to", int, required=True),
+        ],
+        responses=RegistrationDiffSerializer,
     )
     def get(self, request: Request, identifier: str) -> Response:
         registration = public_registration(identifier)
@@ -254,7 +276,10 @@ class AmendmentList(APIView):
     # the approved amendments are public, as on the amendments page
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Amendments (others than organizers and chairs: approved ones)",
+        responses=AmendmentSerializer(many=True),
+    )
     def get(self, request: Request, identifier: str) -> Response:
         registration = public_registration(identifier)
         challenge = registration.challenge
@@ -268,7 +293,11 @@ class AmendmentList(APIView):
         numbers = amendment_numbers(registration)
         return Response([amendment_data(a, numbers[a.pk]) for a in amendments])
 
-    @extend_schema(request=AmendmentWrite, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Propose an amendment (organizers)",
+        request=AmendmentWrite,
+        responses={201: AmendmentSerializer},
+    )
     def post(self, request: Request, identifier: str) -> Response:
         registration = public_registration(identifier)
         data = AmendmentWrite(data=request.data)
@@ -297,7 +326,7 @@ def get_amendment(request: Request, pk: int) -> Amendment:
 class Decide(APIView):
     approve = True
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=NoteSerializer, responses=AmendmentSerializer)
     def post(self, request: Request, pk: int) -> Response:
         amendment = get_amendment(request, pk)
         note = str(request.data.get("note", ""))[:5000]
@@ -312,9 +341,11 @@ class Decide(APIView):
         return Response(amendment_data(amendment))
 
 
+@extend_schema_view(post=extend_schema(summary="Approve an amendment (chairs)"))
 class Approve(Decide):
     approve = True
 
 
+@extend_schema_view(post=extend_schema(summary="Reject an amendment (chairs)"))
 class Reject(Decide):
     approve = False

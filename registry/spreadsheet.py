@@ -10,7 +10,7 @@ number ("-0.5"), are left alone.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -42,9 +42,18 @@ def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def csv_text(rows: Iterable[Mapping[str, Any]] | pd.DataFrame) -> str:
-    """Rows (or a frame) as CSV text, escaped for spreadsheets."""
-    frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+def csv_text(
+    rows: Iterable[Mapping[str, Any]] | pd.DataFrame,
+    columns: Sequence[str] | None = None,
+) -> str:
+    """Rows (or a frame) as CSV text, escaped for spreadsheets; `columns` is
+    the header when there are no rows (a reader still learns the table's
+    shape from an empty one)."""
+    if isinstance(rows, pd.DataFrame):
+        frame = rows
+    else:
+        rows = list(rows)
+        frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=columns)
     buffer = io.StringIO()
     safe_frame(frame).to_csv(buffer, index=False, lineterminator="\n")
     return buffer.getvalue()

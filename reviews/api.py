@@ -7,8 +7,7 @@ Illegal transitions and review conflicts answer 409 with the reason; bad input
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
@@ -19,7 +18,7 @@ from registry.access import conflict, get_challenge
 from registry.design import design_of
 from registry.models import Challenge
 from registry.permissions import is_organizer
-from registry.serializers import completeness_data
+from registry.serializers import StatusSerializer, completeness_data
 from registry.services import IncompleteError, TransitionError
 
 from . import selectors, services
@@ -33,13 +32,24 @@ from .access import (
 )
 from .checks import checks_for
 from .serializers import (
+    CONFIRMATION,
+    AssignmentListSerializer,
+    AssignmentSerializer,
     AssignmentWriteSerializer,
+    CheckSerializer,
     ConflictWriteSerializer,
+    DecisionCreatedSerializer,
+    DecisionListSerializer,
     DecisionWriteSerializer,
     DeclineSerializer,
+    DiffSerializer,
     ResubmitSerializer,
+    ResubmittedSerializer,
+    ReviewSerializer,
     ReviewWriteSerializer,
     RoleChangeSerializer,
+    StatusChangeSerializer,
+    SuggestionSerializer,
 )
 
 
@@ -59,7 +69,7 @@ class ReviewAPIView(APIView):
 class Assignments(ReviewAPIView):
     @extend_schema(
         summary="Reviewer assignments (chairs: all; reviewers: their own)",
-        responses=OpenApiTypes.OBJECT,
+        responses=AssignmentListSerializer,
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
@@ -85,7 +95,11 @@ class Assignments(ReviewAPIView):
             }
         )
 
-    @extend_schema(request=AssignmentWriteSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Assign a reviewer (chairs)",
+        request=AssignmentWriteSerializer,
+        responses={201: AssignmentSerializer, 409: CONFIRMATION},
+    )
     def post(self, request: Request, pk: int) -> Response:
         challenge = chair_action_challenge(request, pk)
         refusal = services.assign_refusal(challenge)
@@ -121,7 +135,7 @@ class AssignmentDetail(ReviewAPIView):
     @extend_schema(
         summary="Change a reviewer's role (chairs; audited)",
         request=RoleChangeSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses={200: AssignmentSerializer, 409: CONFIRMATION},
     )
     def patch(self, request: Request, pk: int) -> Response:
         assignment = chaired_assignment(request, pk)
@@ -144,7 +158,7 @@ class AssignmentDetail(ReviewAPIView):
 class Suggestions(ReviewAPIView):
     @extend_schema(
         summary="Reviewers ranked by expertise overlap (chairs)",
-        responses=OpenApiTypes.OBJECT,
+        responses=SuggestionSerializer(many=True),
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = chaired_challenge(request, pk)
@@ -164,13 +178,17 @@ class Suggestions(ReviewAPIView):
 class Reviews(ReviewAPIView):
     @extend_schema(
         summary="The reviews the caller may see (blind review rules)",
-        responses=OpenApiTypes.OBJECT,
+        responses=ReviewSerializer(many=True),
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         return Response(selectors.visible_review_data(request.user, challenge))
 
-    @extend_schema(request=ReviewWriteSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Submit the caller's review",
+        request=ReviewWriteSerializer,
+        responses={201: ReviewSerializer},
+    )
     def post(self, request: Request, pk: int) -> Response:
         challenge, assignment = reviewed_challenge(request, pk)
         refusal = services.review_refusal(challenge, assignment)
@@ -206,7 +224,7 @@ class DecisionView(ReviewAPIView):
     @extend_schema(
         summary="Decisions so far (chairs, organizers and the proposal's "
         "reviewers; others get none); chairs also get a draft letter",
-        responses=OpenApiTypes.OBJECT,
+        responses=DecisionListSerializer,
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
@@ -216,7 +234,11 @@ class DecisionView(ReviewAPIView):
             data["draft_letter"] = selectors.draft_decision_letter(challenge)
         return Response(data)
 
-    @extend_schema(request=DecisionWriteSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Decide on the current revision (chairs)",
+        request=DecisionWriteSerializer,
+        responses={201: DecisionCreatedSerializer, 409: CONFIRMATION},
+    )
     def post(self, request: Request, pk: int) -> Response:
         challenge = chair_action_challenge(request, pk)
         refusal = services.decision_refusal(challenge)
@@ -235,7 +257,11 @@ class DecisionView(ReviewAPIView):
 
 
 class Resubmit(ReviewAPIView):
-    @extend_schema(request=ResubmitSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Resubmit a revised proposal (organizers)",
+        request=ResubmitSerializer,
+        responses=ResubmittedSerializer,
+    )
     def post(self, request: Request, pk: int) -> Response:
         challenge = organized_challenge(request, pk)
         refusal = services.resubmit_refusal(challenge)
@@ -272,7 +298,13 @@ def _revision_param(request: Request, name: str, default: int | None) -> int:
 class Diff(ReviewAPIView):
     @extend_schema(
         summary="Parameters changed between two submitted revisions",
-        responses=OpenApiTypes.OBJECT,
+        parameters=[
+            OpenApiParameter(
+                "from", int, description="Default: the revision before `to`."
+            ),
+            OpenApiParameter("to", int, description="Default: the latest revision."),
+        ],
+        responses=DiffSerializer,
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
@@ -302,7 +334,7 @@ class Diff(ReviewAPIView):
 class History(ReviewAPIView):
     @extend_schema(
         summary="Status changes (who, when, from, to, note)",
-        responses=OpenApiTypes.OBJECT,
+        responses=StatusChangeSerializer(many=True),
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
@@ -312,7 +344,7 @@ class History(ReviewAPIView):
 class Checks(ReviewAPIView):
     @extend_schema(
         summary="Automatic design checks of the current design",
-        responses=OpenApiTypes.OBJECT,
+        responses=CheckSerializer(many=True),
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
@@ -320,7 +352,11 @@ class Checks(ReviewAPIView):
 
 
 class Decline(ReviewAPIView):
-    @extend_schema(request=DeclineSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        summary="Decline an assignment (the reviewer)",
+        request=DeclineSerializer,
+        responses=StatusSerializer,
+    )
     def post(self, request: Request, pk: int) -> Response:
         assignment = own_assignment(request, pk)
         refusal = services.decline_refusal(assignment)
@@ -364,6 +400,7 @@ class Conflicts(ReviewAPIView):
         )
 
     @extend_schema(
+        summary="Declare a conflict of interest",
         request=ConflictWriteSerializer,
         responses={
             201: inline_serializer(

@@ -1,9 +1,32 @@
 import socket
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
+from tests import api_contract
 from tests.factories import CallFactory, UserFactory
+
+
+@pytest.fixture(scope="session")
+def openapi_spec():
+    """The schema drf-spectacular generates, read once per session."""
+    return api_contract.validator(api_contract.generate_schema())
+
+
+@pytest.fixture(autouse=True)
+def _api_answers_match_the_schema(request, openapi_spec, monkeypatch):
+    """Every answer under /api/v1/ a test client receives is validated against
+    the OpenAPI schema (tests/api_contract.py); the first mismatch fails the
+    test. Django's client carries DRF's APIClient too."""
+    send = Client.request
+
+    def request_and_check(client, **kwargs):
+        response = send(client, **kwargs)
+        api_contract.check_response(openapi_spec, response.wsgi_request, response)
+        return response
+
+    monkeypatch.setattr(Client, "request", request_and_check)
 
 
 @pytest.fixture

@@ -80,14 +80,14 @@ def test_successful_sign_in_clears_the_failure_count(client):
 
 
 @override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000, DEBUG=False)
-def test_oversized_request_body_is_refused_with_400(organizer_api, call):
+def test_oversized_request_body_is_refused_with_413(organizer_api, call):
     response = organizer_api.post(
         "/api/v1/challenges/",
         {"call": call.slug, "name": "Fine", "padding": "x" * 5000},
         format="json",
     )
-    assert response.status_code == 400
-    assert "Bad request" in response.content.decode()
+    assert response.status_code == 413
+    assert "larger than the limit (1,000 bytes)" in response.json()["detail"]
     assert "RequestDataTooBig" not in response.content.decode()
     assert call.challenges.count() == 0
 

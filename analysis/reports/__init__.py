@@ -21,6 +21,7 @@ from .data import (
     deviation_value_text,
     readable,
     report_tables,
+    table_columns,
 )
 from .pdf import EXPLORATORY_BANNER, NO_DEVIATIONS, render_report_pdf
 
@@ -48,4 +49,5 @@ __all__ = [
     "readable",
     "render_report_pdf",
     "report_tables",
+    "table_columns",
 ]

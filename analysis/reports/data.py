@@ -363,6 +363,33 @@ def report_tables(
     return tables
 
 
+RANKING_COLUMNS = (
+    "ranking", "task", "algorithm", "rank", "score", "bootstrap_median_rank",
+    "bootstrap_lower", "bootstrap_upper", "winner_stability",
+    "kendall_tau_median", "kendall_tau_lower", "kendall_tau_upper",
+)  # fmt: skip
+EMPTY_TABLE_COLUMNS = {
+    "rankings": RANKING_COLUMNS,
+    "consensus": ("ranking", "algorithm", "rank", "score"),
+    "descriptive_statistics": (
+        "task", "target", "metric", "algorithm", "n", "missing",
+        "mean", "sd", "median", "q1", "q3", "iqr",
+    ),
+}  # fmt: skip
+
+
+def table_columns(tables: Mapping[str, list[dict[str, Any]]], name: str) -> list[str]:
+    """The header of `report_tables`' table `name`: its rows' keys, or for an
+    empty table the columns it would have (a target table: the rankings'
+    columns with ``target`` after ``task``)."""
+    if tables.get(name):
+        return list(tables[name][0])
+    if name == "target_rankings":
+        columns = table_columns(tables, "rankings")
+        return [*columns[:2], "target", *columns[2:]]
+    return list(EMPTY_TABLE_COLUMNS.get(name, ()))
+
+
 def design_in_brief(scheme: Mapping[str, Any]) -> dict[str, str]:
     """The scheme in plain-language sentences (``describe_scheme``)."""
     return describe_scheme(dict(scheme))

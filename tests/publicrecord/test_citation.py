@@ -55,6 +55,9 @@ def test_patch_me_sets_orcid_and_refuses_a_wrong_check_digit(api, organizer):
     malformed = api.patch("/api/v1/me/", {"orcid": "1234"}, format="json")
     assert malformed.status_code == 400
     assert "orcid" in malformed.json()
+    not_text = api.patch("/api/v1/me/", {"orcid": False}, format="json")
+    assert not_text.json() == {"orcid": ["orcid: expected text."]}
+    assert api.get("/api/v1/me/").json()["orcid"] == VALID_ORCID  # unchanged
     other = api.patch("/api/v1/me/", {"email": "x@example.org"}, format="json")
     assert other.status_code == 400
     assert "email" in other.json()

@@ -166,6 +166,28 @@ def test_chair_hides_with_a_reason_kept_in_the_audit_log(
     assert "Insulting, not about the design." in page
 
 
+def test_a_hidden_comment_cannot_be_hidden_or_answered_again_409(
+    api, registration, reader, organizer, chair
+):
+    feedback_id = post(api, reader, registration, text="Rude words").json()["id"]
+    hide = f"/api/v1/feedback/{feedback_id}/hide/"
+    api.force_authenticate(chair)
+    assert api.post(hide, {"reason": "Rude."}, format="json").status_code == 200
+
+    again = api.post(hide, {"reason": "Still rude."}, format="json")
+    api.force_authenticate(organizer)
+    answer = api.post(
+        f"/api/v1/feedback/{feedback_id}/answers/", {"text": "Hm."}, format="json"
+    )
+
+    assert (again.status_code, again.json()["detail"]) == (
+        409,
+        "This comment is already hidden.",
+    )
+    assert answer.status_code == 409
+    assert Feedback.objects.get().hidden_reason == "Rude."
+
+
 @override_settings(FEEDBACK_RATE_LIMIT=2, FEEDBACK_RATE_WINDOW_SECONDS=600)
 def test_rate_limit_refuses_with_429(api, registration, reader):
     assert post(api, reader, registration).status_code == 201

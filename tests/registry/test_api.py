@@ -24,7 +24,9 @@ def put_website(api, challenge):
 def test_parameters_endpoint_lists_53_with_contract_fields(api):
     response = api.get("/api/v1/parameters/")
     assert response.status_code == 200
-    data = response.json()
+    page = response.json()
+    assert (page["count"], page["next"], page["previous"]) == (53, None, None)
+    data = page["results"]
     assert [p["number"] for p in data] == list(range(1, 54))
     assert sum(p["required_for_submission"] for p in data) == 40
     assert {

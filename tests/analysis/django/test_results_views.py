@@ -314,6 +314,25 @@ def test_target_rankings_download_is_offered_for_tasks_with_targets(
     ]
 
 
+def test_an_empty_table_downloads_as_its_header_row(organizer_client, results):
+    organizer_client.post(f"/results/versions/{results.pk}/analyses/")
+    run = AnalysisRun.objects.get()
+    base = f"/api/v1/analyses/{run.pk}/tables/?table="
+    rankings = organizer_client.get(base + "rankings").content.decode()
+    ranking_header = rankings.splitlines()[0].split(",")
+
+    targets = organizer_client.get(base + "target_rankings").content.decode()
+
+    assert targets.splitlines() == [
+        ",".join([*ranking_header[:2], "target", *ranking_header[2:]])
+    ]
+    for ranking in run.output["rankings"].values():
+        ranking.pop("consensus", None)
+    run.save(update_fields=["output"])
+    consensus = organizer_client.get(base + "consensus").content.decode()
+    assert consensus == "ranking,algorithm,rank,score\n"
+
+
 def test_exploratory_run_has_the_banner(organizer_client, results):
     scheme = {**SCHEME, "method": "aggregate_then_rank", "aggregate": "median"}
     scheme.pop("test")
