@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_schema import BUSY_RESPONSE
 from config.json_input import BoundedJSONParser, loads_bounded
 from registry.access import conflict, flag
 from registry.serializers import RefusedSerializer
@@ -168,7 +169,7 @@ class AnalysisCreate(APIView):
     @extend_schema(
         summary="Start the registered (or an exploratory) analysis",
         request=AnalysisRequestSerializer,
-        responses={202: AcceptedSerializer},
+        responses={202: AcceptedSerializer, 429: BUSY_RESPONSE},
     )
     def post(self, request: Request, pk: int) -> Response:
         results = visible_results(request, pk)

@@ -20,7 +20,6 @@ from registry.access import conflict, get_task
 from registry.permissions import can_view_challenge
 from registry.plan_serializers import (
     PlanRequestSerializer,
-    TestSetPlanSerializer,
     plan_request,
 )
 
@@ -39,7 +38,12 @@ class PlanRunSerializer(serializers.Serializer):
     error = serializers.CharField(allow_null=True)
     note = serializers.CharField(allow_null=True)
     created = serializers.CharField()
-    output = TestSetPlanSerializer(allow_null=True)
+    # The plan (TestSetPlan) once done, else null. Declared as any JSON: a
+    # nullable nested object is `allOf` + `nullable` in OpenAPI 3.0, which
+    # validators read differently (openapi-core refuses its null).
+    output = serializers.JSONField(
+        allow_null=True, help_text="The plan (a TestSetPlan) once done; else null."
+    )
 
 
 def plan_run_data(run: PlanRun) -> dict:
@@ -50,6 +54,7 @@ def plan_run_data(run: PlanRun) -> dict:
 
 class PlanRunCreate(APIView):
     @extend_schema(
+        summary="Plan a task's test set in the background (a plan run)",
         request=PlanRequestSerializer,
         responses={
             202: PlanRunSerializer,
@@ -72,7 +77,10 @@ class PlanRunCreate(APIView):
 
 
 class PlanRunDetail(APIView):
-    @extend_schema(responses={200: PlanRunSerializer, 404: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="A plan run: its progress, and the plan once done",
+        responses={200: PlanRunSerializer, 404: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request, pk: int) -> Response:
         run = PlanRun.objects.select_related("task__challenge").filter(pk=pk).first()
         if run is None or not can_view_challenge(request.user, run.task.challenge):

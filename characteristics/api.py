@@ -17,6 +17,7 @@ from analysis import run_state
 from analysis.access import visible_results
 from analysis.serializers import NOT_READY, TABLE_UPLOAD
 from analysis.services import can_upload_results
+from config.api_schema import BUSY_RESPONSE
 from config.json_input import BoundedJSONParser
 from registry.access import conflict, flag
 from registry.serializers import RefusedSerializer
@@ -119,7 +120,11 @@ class CaseModelCreate(APIView):
     @extend_schema(
         summary="Fit a case characteristics model (docs/case-models.md §2)",
         request=OpenApiTypes.OBJECT,
-        responses={202: CaseModelAcceptedSerializer, 400: RefusedSerializer},
+        responses={
+            202: CaseModelAcceptedSerializer,
+            400: RefusedSerializer,
+            429: BUSY_RESPONSE,
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
         version = visible_metadata(request, pk)

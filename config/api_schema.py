@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.utils import OpenApiResponse
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -44,7 +45,13 @@ DESCRIPTIONS = {
     "409": "Not possible in the current state; the body says why.",
     "413": "The body is larger than the configured limit.",
     "415": "The body is not in a format this operation reads.",
+    "429": "Too much work queued or running for this user or the registry "
+    "(MAX_ACTIVE_RUNS_PER_USER, MAX_ACTIVE_RUNS); Retry-After says when to try "
+    "again.",
 }
+# An operation that starts work declares `429: BUSY_RESPONSE`; the hook below
+# gives it the Error body and the Retry-After header.
+BUSY_RESPONSE = OpenApiResponse(description=DESCRIPTIONS["429"])
 
 
 def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
@@ -73,6 +80,16 @@ def document_error_responses(result, generator, request, public):
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             responses = operation["responses"]
+            if "429" in responses:
+                responses["429"]["content"] = {
+                    "application/json": {"schema": reference}
+                }
+                responses["429"]["headers"] = {
+                    "Retry-After": {
+                        "description": "Seconds until a run is likely to have ended.",
+                        "schema": {"type": "integer"},
+                    }
+                }
             for code in _statuses(path, method, operation):
                 responses.setdefault(
                     code,

@@ -185,7 +185,10 @@ class DataCiteJson(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, DATACITE_JSON): DataCiteJsonDocument})
+    @extend_schema(
+        summary="DataCite JSON of a registered version",
+        responses={(200, DATACITE_JSON): DataCiteJsonDocument},
+    )
     def get(self, request: Request, identifier: str, number: int | None = None):
         version = version_or_404(identifier, number)
         document = {

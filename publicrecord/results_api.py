@@ -88,6 +88,7 @@ class Publications(APIView):
 
     @extend_schema(
         operation_id="v1_registrations_publications_list",
+        summary="The published results of a registration (public ones anonymously)",
         responses={200: PublicationListSerializer},
     )
     def get(self, request: Request, identifier: str) -> Response:
@@ -98,7 +99,11 @@ class Publications(APIView):
             {"results": [publication_data(p, absolute=absolute) for p in found]}
         )
 
-    @extend_schema(request=PublishSerializer, responses={201: PublicationSerializer})
+    @extend_schema(
+        summary="Publish a finished analysis as the result (or alongside it)",
+        request=PublishSerializer,
+        responses={201: PublicationSerializer},
+    )
     def post(self, request: Request, identifier: str) -> Response:
         registration = public_registration(identifier)
         if not can_publish(request.user, registration):
@@ -139,7 +144,10 @@ class PublicationDetail(APIView):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: PublicationSerializer})
+    @extend_schema(
+        summary="One publication of a registration's results",
+        responses={200: PublicationSerializer},
+    )
     def get(self, request: Request, identifier: str, number: int) -> Response:
         registration = public_registration(identifier)
         publication = publication_or_404(request.user, registration, number)
@@ -181,6 +189,7 @@ class FollowUp(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        summary="Follow the registration: registered challenges and their results",
         parameters=FOLLOW_UP_PARAMETERS,
         responses={200: paginated_schema("FollowUpPage", FollowUpRowSerializer())},
     )

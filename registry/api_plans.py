@@ -31,7 +31,10 @@ def no_scheme(task) -> Response:
 
 
 class TaskPlan(APIView):
-    @extend_schema(responses={200: TestSetPlanSerializer, 404: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="The test-set plan attached to a task",
+        responses={200: TestSetPlanSerializer, 404: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request, pk: int) -> Response:
         task = get_task(request, pk)
         if task.test_set_plan is None:
@@ -42,6 +45,7 @@ class TaskPlan(APIView):
         return Response(TestSetPlanSerializer(task.test_set_plan).data)
 
     @extend_schema(
+        summary="Compute a test-set plan for a task (and attach it)",
         request=PlanRequestSerializer,
         responses={
             200: TestSetPlanSerializer,
@@ -66,7 +70,10 @@ class TaskPlan(APIView):
         plan = compute_task_plan(task=task, inputs=inputs)
         return Response(TestSetPlanSerializer(plan).data)
 
-    @extend_schema(responses={204: None, 403: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Detach a task's test-set plan",
+        responses={204: None, 403: OpenApiTypes.OBJECT},
+    )
     def delete(self, request: Request, pk: int) -> Response:
         detach_plan(task=get_task(request, pk), actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -83,7 +83,11 @@ def _inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
             {unknown[0]: f"unknown field; expected one of {', '.join(INPUT_KEYS)}"}
         )
     model = inputs.get("model", DEFAULT_INPUTS["model"])
-    if isinstance(model, Mapping) and model.get("kind") == "pilot":
+    if not isinstance(model, Mapping):
+        raise ValidationError(
+            {"model": "expected an object with a kind, 'parametric' or 'pilot'"}
+        )
+    if model.get("kind") == "pilot":
         _check_pilot(model)
     return {key: inputs.get(key, DEFAULT_INPUTS[key]) for key in INPUT_KEYS}
 

@@ -5,7 +5,7 @@ from rest_framework import serializers
 
 from registry.serializers import DesignChangeSerializer, StatusSerializer, with_from_to
 
-from .enums import DecisionKind, ReviewerRole
+from .enums import DecisionKind, Recommendation, ReviewerRole
 
 
 class AssignmentWriteSerializer(serializers.Serializer):
@@ -26,8 +26,10 @@ class RoleChangeSerializer(serializers.Serializer):
 
 
 class ReviewWriteSerializer(serializers.Serializer):
-    recommendation = serializers.CharField()
-    confidence = serializers.JSONField()
+    recommendation = serializers.ChoiceField(choices=Recommendation.choices)
+    confidence = serializers.IntegerField(
+        min_value=1, max_value=5, help_text="1 = low … 5 = high"
+    )
     comments = serializers.CharField(allow_blank=True, trim_whitespace=False)
     sections = serializers.JSONField(required=False)
     parameters = serializers.JSONField(required=False)

@@ -57,12 +57,13 @@ def validator(schema: dict[str, Any]) -> OpenAPI:
 
 
 # Media types openapi-core reads as bytes (or XML elements): their schemas say
-# "a string", so they are compared as text; CSL-JSON is JSON.
+# "a string", so they are compared as text; CSL-JSON and DataCite JSON are JSON.
 TEXT = {
     "text/csv": plain_loads,
     "application/xml": plain_loads,
     "application/x-bibtex": plain_loads,
     "application/vnd.citationstyles.csl+json": json_loads,
+    "application/vnd.datacite.datacite+json": json_loads,
 }
 
 

@@ -161,7 +161,9 @@ def _design_review_register(generated, people) -> str:
                 challenge.id,
                 client=_client(generated, reviewer),
                 body=m.ReviewWrite(
-                    recommendation="accept", confidence=4, comments="Clear design."
+                    recommendation=m.RecommendationEnum("accept"),
+                    confidence=4,
+                    comments="Clear design.",
                 ),
             ),
             201,

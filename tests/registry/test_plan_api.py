@@ -74,7 +74,12 @@ def test_intervals_absent_are_null_in_the_schema(organizer_api, task, plan_schem
 
 @pytest.mark.parametrize(
     ("changes", "field"),
-    [({"n": [0]}, "n"), ({"simulations": 0}, "simulations"), ({"n": "x"}, "n")],
+    [
+        ({"n": [0]}, "n"),
+        ({"simulations": 0}, "simulations"),
+        ({"n": "x"}, "n"),
+        ({"model": 0.05}, "model"),  # was a 500 (Schemathesis)
+    ],
 )
 def test_bad_input_is_a_400_naming_the_field(organizer_api, task, changes, field):
     response = organizer_api.post(url(task), {**INPUTS, **changes}, format="json")
