@@ -34,3 +34,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (  # noqa: F405
         "PRAGMA synchronous=OFF; PRAGMA journal_mode=WAL;"
     )
+
+# PostgreSQL: the append-only tables refuse TRUNCATE (audit, registry
+# migrations), which Django's test flush uses between transactional tests;
+# test connections say they may (tests/security/test_truncate.py turns it off).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
+    _options["options"] = (
+        _options.get("options", "") + " -c registry.test_flush=on"
+    ).strip()

@@ -11,6 +11,11 @@ FUNCTION = "registry_refuse_truncate"
 CREATE_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION {FUNCTION}() RETURNS trigger AS $$
 BEGIN
+    -- The test settings' connections set registry.test_flush (Django's test
+    -- flush empties every table with TRUNCATE); no other connection does.
+    IF current_setting('registry.test_flush', true) = 'on' THEN
+        RETURN NULL;
+    END IF;
     RAISE EXCEPTION 'append-only: TRUNCATE of % is refused', TG_TABLE_NAME
         USING ERRCODE = 'integrity_constraint_violation';
 END;

@@ -22,6 +22,8 @@ def test_postgres_refuses_truncate_of_the_record(registration, chair):
     record(actor=chair, action="x.y", target=chair)
     with connection.cursor() as cursor:  # no pending FK checks block TRUNCATE
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        # as a production connection: only the test settings allow the flush
+        cursor.execute("SET LOCAL registry.test_flush = 'off'")
     assert_sql_refused(
         "TRUNCATE of audit_auditevent is refused",
         "TRUNCATE audit_auditevent",
