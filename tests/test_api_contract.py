@@ -33,6 +33,12 @@ def _write_operations() -> list[tuple[str, str]]:
 
 
 def test_docs_openapi_yaml_is_the_current_schema():
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        # Integer bounds come from the database's field ranges (PostgreSQL's
+        # integers stop at 2**31 - 1); the artefact is the embedded default's.
+        pytest.skip("docs/openapi.yaml is generated on SQLite (the CI's first leg)")
     current = OpenApiYamlRenderer().render(api_contract.generate_schema()).decode()
     assert SCHEMA_FILE.read_text() == current, (
         "docs/openapi.yaml is stale: regenerate it with `python manage.py "
