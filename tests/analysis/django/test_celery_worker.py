@@ -9,7 +9,6 @@ redis://127.0.0.1:6379/9. `.ci/run` sets both for its PostgreSQL leg.
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from analysis.models import AnalysisRun
 from analysis.services import compute_output, results_frame, start_analysis
 from config.celery import app
 from tests.analysis.django.conftest import EXPLORATORY_SCHEME as SCHEME
+from tests.faults.conftest import worker_command
 from tests.processes import stop_processes
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -47,8 +47,9 @@ def database_url() -> str:
 
 
 def start_workers(tmp_path, *, count: int = 1, env: dict[str, str] | None = None):
-    """Solo-pool workers on a private queue; yields [(process, log path)] and
-    stops (and reaps) them afterwards."""
+    """Workers started with compose.yaml's own worker command (prefork, as in
+    production) on a private queue; yields [(process, log path)] and stops
+    (and reaps) them afterwards."""
     queue = f"test-{os.getpid()}-{time.monotonic_ns()}"
     worker_env = {
         **os.environ,
@@ -64,10 +65,9 @@ def start_workers(tmp_path, *, count: int = 1, env: dict[str, str] | None = None
         with log.open("w") as out:
             process = subprocess.Popen(
                 [
-                    *(sys.executable, "-m", "celery", "-A", "config", "worker"),
-                    *("--pool=solo", "--loglevel=INFO", "--without-heartbeat"),
-                    *("--without-gossip", "--without-mingle", "-Q", queue),
-                    f"--hostname=test-{index}@%h",
+                    *worker_command(),
+                    *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+                    *("-Q", queue, f"--hostname=test-{index}@%h"),
                 ],
                 cwd=ROOT,
                 env=worker_env,
