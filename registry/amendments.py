@@ -18,12 +18,13 @@ from django.utils import timezone
 from audit.services import record
 
 from .amendment_checks import unexplained_changes
+from .chair_conflicts import call_action_refusal
 from .design import split_compared
 from .lock import RegisteredDataError, registered_changes_allowed
 from .mail import send_amendment_proposed
 from .models import Amendment, AmendmentStatus, Registration, RegistrationVersion
 from .parameters import BY_NUMBER
-from .permissions import is_chair, is_organizer
+from .permissions import is_organizer
 from .registration import append_version
 from .schemes import clean_task_scheme, write_scheme_prose
 from .services import (
@@ -139,9 +140,18 @@ def propose_amendment(
     return amendment
 
 
+def amendment_decision_refusal(user, challenge) -> str | None:
+    """Why `user` may not approve or reject amendments of `challenge`: a chair
+    of the call or staff decides, unless in conflict with the proposal."""
+    return call_action_refusal(
+        user, challenge, action="decide on this proposal's amendments"
+    )
+
+
 def _lock_pending(amendment: Amendment, actor) -> Amendment:
-    if not is_chair(actor, amendment.registration.challenge):
-        raise PermissionDenied("Only the call's chairs decide on amendments.")
+    refusal = amendment_decision_refusal(actor, amendment.registration.challenge)
+    if refusal:
+        raise PermissionDenied(refusal)
     locked = Amendment.objects.select_for_update().get(pk=amendment.pk)
     if locked.status != AmendmentStatus.PENDING:
         raise TransitionError(f"The amendment is already {locked.status}.")

@@ -22,6 +22,7 @@ from audit.services import record
 
 from .amendment_checks import amendment_problems
 from .canonical import canonical_json_bytes, sha256_hex
+from .chair_conflicts import call_action_refusal, may_act_for_call
 from .enums import ChallengeStatus
 from .exports import export_challenge
 from .models import (
@@ -32,7 +33,7 @@ from .models import (
     Registration,
     RegistrationVersion,
 )
-from .permissions import is_chair, is_organizer
+from .permissions import is_organizer
 from .search import write_listing
 from .services import TransitionError, set_challenge_state
 
@@ -88,11 +89,23 @@ def _next_identifier(call: Call) -> tuple[int, str]:
     return next_identifier(call, last)
 
 
+def registration_refusal(actor, challenge: Challenge) -> str | None:
+    """Why `actor` may not register `challenge`, or None. The organizers
+    register their own accepted design; for the call, a chair (or staff) in
+    conflict of interest with the proposal leaves it to another chair."""
+    if is_organizer(actor, challenge):
+        return None
+    if not may_act_for_call(actor, challenge):
+        return "Only the call's chairs or the organizers can register."
+    return call_action_refusal(actor, challenge, action="register it")
+
+
 def check_registrable(challenge: Challenge, actor) -> None:
-    """Raise unless `actor` may register `challenge` now (a chair of its call or
-    an organizer, and the proposal accepted)."""
-    if not (is_chair(actor, challenge) or is_organizer(actor, challenge)):
-        raise PermissionDenied("Only the call's chairs or the organizers can register.")
+    """Raise unless `actor` may register `challenge` now (an organizer, or a
+    chair of its call or staff not in conflict with it, and the proposal
+    accepted)."""
+    if refusal := registration_refusal(actor, challenge):
+        raise PermissionDenied(refusal)
     if challenge.status != ChallengeStatus.ACCEPTED:
         raise TransitionError(
             f"Only accepted proposals can be registered; this one is "

@@ -16,11 +16,17 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..amendments import approve_amendment, propose_amendment, reject_amendment
+from ..amendments import (
+    amendment_decision_refusal,
+    approve_amendment,
+    propose_amendment,
+    reject_amendment,
+)
+from ..chair_conflicts import may_act_for_call
 from ..design import diff_designs
 from ..forms.amendment import AmendmentForm
 from ..models import AmendmentStatus, Registration
-from ..permissions import is_chair, is_organizer
+from ..permissions import is_organizer
 from ..public import amended_design, version_design
 from ..selectors import amendment_numbers
 from ..services import TransitionError
@@ -39,7 +45,10 @@ def _registration(request, identifier: str) -> Registration:
         Registration.objects.select_related("challenge__call"), identifier=identifier
     )
     challenge = registration.challenge
-    if not (is_organizer(request.user, challenge) or is_chair(request.user, challenge)):
+    if not (
+        is_organizer(request.user, challenge)
+        or may_act_for_call(request.user, challenge)
+    ):
         raise Http404("No such registration.")
     return registration
 
@@ -50,7 +59,13 @@ def amendment_list(request, identifier: str):
         Registration.objects.select_related("challenge__call"), identifier=identifier
     )
     challenge = registration.challenge
-    insider = is_organizer(request.user, challenge) or is_chair(request.user, challenge)
+    insider = is_organizer(request.user, challenge) or may_act_for_call(
+        request.user, challenge
+    )
+    # a chair in conflict sees why the decision is another chair's
+    decide_refusal = (
+        amendment_decision_refusal(request.user, challenge) if insider else None
+    )
     latest = registration.versions.order_by("-number").first()
     design = version_design(latest)
     rows = []
@@ -75,7 +90,10 @@ def amendment_list(request, identifier: str):
         "registration": registration,
         "latest": latest,
         "rows": rows,
-        "can_decide": is_chair(request.user, challenge),
+        "can_decide": insider and decide_refusal is None,
+        "decide_refusal": decide_refusal
+        if may_act_for_call(request.user, challenge)
+        else None,
         "can_amend": is_organizer(request.user, challenge),
         "insider": insider,
         "decision_form": DecisionForm(),

@@ -23,10 +23,10 @@ from ..permissions import (
     PUBLIC_STATES,
     can_edit_challenge,
     can_manage_organizers,
-    is_chair,
     is_organizer,
 )
 from ..planning import PLANNING_QUESTIONS, unanswered_planning
+from ..registration import registration_refusal
 from ..selectors import (
     completeness_of,
     completeness_of_many,
@@ -103,9 +103,7 @@ def _render_overview(request, challenge: Challenge, *, refused=None, status=200)
         "organizer_form": CoOrganizerForm(),
         "co_organizers": challenge.co_organizers.all(),
         "can_register": challenge.status == ChallengeStatus.ACCEPTED
-        and (
-            is_organizer(request.user, challenge) or is_chair(request.user, challenge)
-        ),
+        and registration_refusal(request.user, challenge) is None,
         "registration": registration,
         "registered_version": registration.versions.order_by("-number").first()
         if registration
