@@ -29,6 +29,13 @@ class Profile(models.Model):
         blank=True,
         help_text="Comma-separated keywords (task category, modality, application).",
     )
+    # Accounts made by staff, commands or the demo are trusted; one that signed
+    # itself up is inactive and unverified until its e-mail link is followed
+    # (`accounts.verification`).
+    email_verified = models.BooleanField(
+        default=True,
+        help_text="False for a sign-up whose e-mail address is not confirmed yet.",
+    )
 
     def __str__(self) -> str:
         return f"{self.user.get_username()} ({self.get_role_display()})"

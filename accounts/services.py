@@ -17,16 +17,26 @@ def create_account(
     institution: str = "",
     role: str = Role.ORGANIZER,
     expertise: str = "",
+    verified: bool = True,
 ) -> AbstractUser:
-    """Create a user and profile; refuses taken usernames and unknown roles."""
+    """Create a user and profile; refuses taken usernames and unknown roles.
+
+    `verified=False` (the sign-up page) makes an inactive account that waits
+    for its e-mail address to be confirmed (`accounts.verification`)."""
     User = get_user_model()
     if role not in Role.values:
         raise ValidationError(f"role: {role!r} is not one of {Role.values}.")
     if User.objects.filter(username=username).exists():
         raise ValidationError(f"username: {username!r} is already taken.")
-    user = User.objects.create_user(username=username, password=password, email=email)
+    user = User.objects.create_user(
+        username=username, password=password, email=email, is_active=verified
+    )
     Profile.objects.create(
-        user=user, institution=institution, role=role, expertise=expertise
+        user=user,
+        institution=institution,
+        role=role,
+        expertise=expertise,
+        email_verified=verified,
     )
     return user
 

@@ -242,3 +242,38 @@ def clear_failures(sender, user, request=None, **kwargs) -> None:
     name = _username(user.get_username())
     _delete(_key("pair", name, address))
     _set(_key("known", name, address), 1, settings.SIGNIN_KNOWN_ADDRESS_SECONDS)
+
+
+# --- sign-up and verification mails --------------------------------------------
+# The same counters (cache, else database) bound how many accounts one address
+# creates (`SIGNUP_MAX_PER_ADDRESS` per `SIGNUP_ADDRESS_WINDOW_SECONDS`) and how
+# many verification mails one account is sent (`EMAIL_VERIFICATION_MAX_SENDS`
+# per the same window).
+
+
+def signup_refusal(request) -> str | None:
+    """Why no account may be created from this client address now, or None."""
+    address = client_address(request)
+    if _get(_key("signup", address)) >= settings.SIGNUP_MAX_PER_ADDRESS:
+        hours = max(1, settings.SIGNUP_ADDRESS_WINDOW_SECONDS // 3600)
+        return (
+            "Too many accounts were created from your address; try again in "
+            f"{hours} hour{'s' if hours != 1 else ''}, or ask the registry's staff."
+        )
+    return None
+
+
+def count_signup(request) -> None:
+    _incr(
+        _key("signup", client_address(request)),
+        settings.SIGNUP_ADDRESS_WINDOW_SECONDS,
+    )
+
+
+def take_verification_send(username: str) -> bool:
+    """Count one verification mail to `username`; False past the limit."""
+    sent = _incr(
+        _key("verify-mail", _username(username)),
+        settings.SIGNUP_ADDRESS_WINDOW_SECONDS,
+    )
+    return sent <= settings.EMAIL_VERIFICATION_MAX_SENDS

@@ -95,7 +95,9 @@ ALLOWED = {
     # base layer; its site modules (urls, wsgi) should not be imported: TODO
     # narrow this to the helper modules (see branch architecture, f5689ac).
     "registry": {"ranking", "audit", "config"},
-    "accounts": {"registry"},  # `createaccount` makes chairs of calls
+    # `createaccount` makes chairs of calls; config.site: SITE_URL in the
+    # e-mail verification link
+    "accounts": {"registry", "config"},
     "reviews": {"registry", "accounts", "audit", "config"},  # config.site: SITE_URL
     "analysis": {"registry", "ranking", "audit", "config"},
     "casemodels": {"ranking"},  # plain Python, like the engine

@@ -162,6 +162,17 @@ SIGNIN_MAX_DELAY_SECONDS = int(os.environ.get("SIGNIN_MAX_DELAY_SECONDS", "60"))
 SIGNIN_KNOWN_ADDRESS_SECONDS = int(
     os.environ.get("SIGNIN_KNOWN_ADDRESS_SECONDS", str(30 * 24 * 3600))
 )
+# Sign-up (accounts/views.py, docs/security.md): accounts created per client
+# address per window, how long an e-mail verification link stays valid, and how
+# many verification mails one account may be sent per window.
+SIGNUP_MAX_PER_ADDRESS = int(os.environ.get("SIGNUP_MAX_PER_ADDRESS", "5"))
+SIGNUP_ADDRESS_WINDOW_SECONDS = int(
+    os.environ.get("SIGNUP_ADDRESS_WINDOW_SECONDS", str(24 * 3600))
+)
+EMAIL_VERIFICATION_SECONDS = int(
+    os.environ.get("EMAIL_VERIFICATION_SECONDS", str(3 * 24 * 3600))
+)
+EMAIL_VERIFICATION_MAX_SENDS = int(os.environ.get("EMAIL_VERIFICATION_MAX_SENDS", "3"))
 # Reverse proxies whose X-Forwarded-For is believed (addresses or networks,
 # comma-separated). Empty: the client address is REMOTE_ADDR, the header ignored.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")

@@ -1,7 +1,10 @@
 """Each role lands on its own page after signing in; the chair's call dashboard
 and the reviewer's conflict-of-interest page."""
 
+import re
+
 import pytest
+from django.core import mail
 from django.urls import reverse
 
 from reviews.models import Assignment, ConflictDeclaration
@@ -118,5 +121,8 @@ def test_a_new_reviewer_account_lands_on_its_assignments(client, db):
             "password2": "a-long-passphrase-1",
         },
     )
-    assert response.status_code == 302
-    assert client.get(response.url).url == "/reviews/mine/"
+    assert response.status_code == 302  # to "confirm your e-mail address"
+    [sent] = mail.outbox
+    link = re.search(r"/accounts/confirm/\S+/", sent.body).group(0)
+    confirmed = client.post(link)
+    assert client.get(confirmed.url).url == "/reviews/mine/"

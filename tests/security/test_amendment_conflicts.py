@@ -213,7 +213,5 @@ def test_staff_registers_through_the_api(accepted):
 
 
 def test_organizer_still_registers_their_accepted_design(accepted, organizer):
-    response = client_for(organizer).post(
-        f"/api/v1/challenges/{accepted.pk}/register/"
-    )
+    response = client_for(organizer).post(f"/api/v1/challenges/{accepted.pk}/register/")
     assert response.status_code == 201
