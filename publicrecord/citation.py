@@ -88,15 +88,16 @@ def display_name(given: str, family: str, username: str) -> str:
     return f"{family}, {given}" if given and family else family or username
 
 
-def creators_now(organizers: list[dict[str, Any]]) -> list[dict[str, str]]:
+def creators_now(organizers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The creators of a version listing `organizers` (its canonical JSON), with
     the names and ORCID iDs their profiles hold now."""
     names = [o["username"] for o in organizers]
     users = {
         u.get_username(): u for u in get_user_model().objects.filter(username__in=names)
     }
+    # only iDs ORCID confirmed are frozen: a typed one could be anyone's
     orcids = dict(
-        ResearcherProfile.objects.filter(user__username__in=names)
+        ResearcherProfile.objects.filter(user__username__in=names, orcid_verified=True)
         .exclude(orcid="")
         .values_list("user__username", "orcid")
     )
@@ -112,6 +113,7 @@ def creators_now(organizers: list[dict[str, Any]]) -> list[dict[str, str]]:
                 "given": given,
                 "family": family,
                 "orcid": orcids.get(username, ""),
+                "orcid_verified": username in orcids,
                 "affiliation": organizer.get("institution", ""),
             }
         )
@@ -133,9 +135,19 @@ def _creators(version: RegistrationVersion) -> tuple[Creator, ...]:
     except FrozenCitation.DoesNotExist:
         # written in bulk without signals (registry.seeding): frozen on first use
         frozen = freeze_citation(version)
-    return tuple(
-        Creator(**{key: one_line(value) for key, value in creator.items()})
-        for creator in frozen.creators
+    return tuple(_creator(entry) for entry in frozen.creators)
+
+
+TEXT_FIELDS = ("name", "given", "family", "affiliation")
+
+
+def _creator(entry: dict[str, Any]) -> Creator:
+    """A frozen creator; its ORCID iD only when ORCID confirmed it (iDs frozen
+    before verification existed were typed, so they are left out)."""
+    verified = entry.get("orcid_verified") is True
+    return Creator(
+        **{key: one_line(str(entry.get(key) or "")) for key in TEXT_FIELDS},
+        orcid=one_line(str(entry.get("orcid") or "")) if verified else "",
     )
 
 

@@ -24,6 +24,20 @@ class ResearcherProfile(models.Model):
         blank=True,
         help_text="ORCID iD, 0000-0000-0000-000X (ISO 7064 11,2 check digit).",
     )
+    # True only when ORCID itself said the iD is this person's (sign-in with
+    # ORCID, `publicrecord.orcid_signin`); a typed iD is unverified, shown as
+    # such and left out of DataCite, Zenodo and schema.org metadata.
+    orcid_verified = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            # one person per iD: two accounts cannot both claim it
+            models.UniqueConstraint(
+                fields=["orcid"],
+                condition=~models.Q(orcid=""),
+                name="publicrecord_orcid_one_account",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} ({self.orcid or 'no ORCID'})"
@@ -141,7 +155,8 @@ class FrozenCitation(WriteOnceModel):
         on_delete=models.PROTECT,
         related_name="frozen_citation",
     )
-    # [{"name", "given", "family", "orcid", "affiliation"}, ...] in citation order
+    # [{"name", "given", "family", "orcid", "orcid_verified", "affiliation"}, ...]
+    # in citation order; an iD is exported only when "orcid_verified" is true
     creators = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
 

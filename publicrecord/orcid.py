@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from django.core.exceptions import ValidationError
 
-PATTERN = re.compile(r"^(\d{4})-?(\d{4})-?(\d{4})-?(\d{3}[\dX])$")
+# ASCII digits only: `\d` would also take Arabic-Indic, Devanagari or
+# full-width digits, which `int()` reads, so a look-alike iD passed the check.
+PATTERN = re.compile(r"^([0-9]{4})-?([0-9]{4})-?([0-9]{4})-?([0-9]{3}[0-9X])$")
 URL_PREFIXES = ("https://orcid.org/", "http://orcid.org/", "orcid.org/")
 
 
@@ -28,6 +31,14 @@ def clean_orcid(raw: object) -> str:
             text = text[len(prefix) :]
     if not text:
         return ""
+    foreign = [c for c in text if c.isdigit() and c not in "0123456789"]
+    if foreign:
+        raise ValidationError(
+            {
+                "orcid": f"orcid: write the iD with the digits 0-9 only; {text!r} "
+                f"contains {foreign[0]!r} ({unicodedata.name(foreign[0], 'a digit')})."
+            }
+        )
     match = PATTERN.match(text.upper())
     if match is None:
         raise ValidationError(

@@ -55,6 +55,10 @@ class MeSerializer(serializers.Serializer):
     last_name = serializers.CharField(allow_blank=True)
     institution = serializers.CharField(allow_blank=True)
     orcid = serializers.CharField(allow_blank=True, help_text="Empty: none given.")
+    orcid_verified = serializers.BooleanField(
+        help_text="True only when ORCID confirmed the iD (sign-in with ORCID); a "
+        "typed iD is unverified and left out of DataCite, Zenodo and schema.org."
+    )
 
 
 class FeedbackAnswerSerializer(serializers.Serializer):

@@ -5,6 +5,7 @@ import pytest
 
 from publicrecord.citation import NAMESPACE, validate_datacite
 from publicrecord.orcid import check_digit, clean_orcid
+from publicrecord.profiles import set_verified_orcid
 from registry.amendments import approve_amendment
 from registry.models import Registration
 from tests.factories import UserFactory
@@ -107,9 +108,7 @@ def api_orcid(user):
 def test_datacite_validates_and_names_the_organizers_orcid(api, call, organizer, chair):
     organizer.first_name, organizer.last_name = "Olga", "Organa"
     organizer.save()
-    api.force_authenticate(organizer)
-    api.patch("/api/v1/me/", {"orcid": VALID_ORCID}, format="json")
-    api.force_authenticate(None)
+    set_verified_orcid(organizer, VALID_ORCID)  # as sign-in with ORCID does
     # the iD the profile holds at registration is frozen with the version
     registration = registered(
         call, organizer, chair, name="Decathlon & <Co>", scheme=CLEAN_SCHEME
@@ -217,9 +216,7 @@ def test_a_registered_versions_citation_survives_profile_edits(
     assert b"Organa" in before[2]
     organizer.first_name, organizer.last_name = "Olga", "Skywalker"
     organizer.save()
-    api.force_authenticate(organizer)
-    assert api.patch("/api/v1/me/", {"orcid": VALID_ORCID}).status_code == 200
-    api.force_authenticate(None)
+    set_verified_orcid(organizer, VALID_ORCID)  # as sign-in with ORCID does
     assert exports(api, registration.identifier, 1) == before
     # the next version is registered with the profile as it is then
     approve_amendment(

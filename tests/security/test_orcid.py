@@ -1,0 +1,177 @@
+"""Attack: claim someone else's ORCID iD (issue 30).
+
+Anyone could type anyone's iD (only the check digit was asked), two users held
+the same one, Arabic-Indic digits were accepted, and the typed iD went into
+DataCite and Zenodo as the person's. Now a typed iD is "unverified", shown as
+such and left out of every export; an iD is exported only when ORCID itself
+confirmed it (`publicrecord.profiles.set_verified_orcid`, what sign-in with
+ORCID calls); one iD belongs to one account (a database constraint, and a
+clear error on the API and the page); only the digits 0-9 are accepted.
+"""
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from publicrecord.citation import NAMESPACE, citation_record, schema_org
+from publicrecord.deposit import zenodo_metadata
+from publicrecord.models import FrozenCitation, ResearcherProfile
+from publicrecord.profiles import set_verified_orcid
+from tests.factories import UserFactory
+from tests.publicrecord.conftest import CLEAN_SCHEME, registered
+
+pytestmark = pytest.mark.django_db
+
+ORCID = "0000-0002-1825-0097"
+ARABIC_INDIC = "٠٠٠٠-٠٠٠٢-١٨٢٥-٠٠٩٧"  # the same iD in Arabic-Indic digits
+NS = {"d": NAMESPACE}
+
+
+def patch_me(api, user, orcid):
+    api.force_authenticate(user)
+    return api.patch("/api/v1/me/", {"orcid": orcid}, format="json")
+
+
+def datacite_orcids(api, registration) -> list[str]:
+    xml = api.get(f"/api/v1/registrations/{registration.identifier}/datacite.xml")
+    root = ET.fromstring(xml.content)
+    return [i.text for i in root.findall(".//d:creator/d:nameIdentifier", NS)]
+
+
+def every_export(api, registration) -> str:
+    """DataCite XML and JSON, CSL-JSON, BibTeX, Zenodo and schema.org metadata of
+    the latest version, as one text."""
+    base = f"/api/v1/registrations/{registration.identifier}/"
+    served = [
+        api.get(base + name).content.decode()
+        for name in ("datacite.xml", "datacite.json", "citation.json", "citation.bib")
+    ]
+    record = citation_record(registration.versions.get(number=1))
+    made = [json.dumps(zenodo_metadata(record)), json.dumps(schema_org(record))]
+    return "\n".join(served + made)
+
+
+def test_arabic_indic_digits_are_refused_with_a_clear_message(api, organizer):
+    response = patch_me(api, organizer, ARABIC_INDIC)
+    assert response.status_code == 400
+    assert response.json() == {
+        "orcid": [
+            f"orcid: write the iD with the digits 0-9 only; {ARABIC_INDIC!r} "
+            "contains '٠' (ARABIC-INDIC DIGIT ZERO)."
+        ]
+    }
+    assert not ResearcherProfile.objects.exclude(orcid="").exists()
+
+
+def test_full_width_digits_are_refused(api, organizer):
+    response = patch_me(api, organizer, "０000-0002-1825-0097")
+    assert response.status_code == 400
+    assert "FULLWIDTH DIGIT ZERO" in response.json()["orcid"][0]
+
+
+def test_two_accounts_cannot_hold_one_orcid_on_the_api(api, organizer):
+    assert patch_me(api, organizer, ORCID).status_code == 200
+    impostor = UserFactory(username="impostor")
+    response = patch_me(api, impostor, f"https://orcid.org/{ORCID}")
+    assert response.status_code == 400
+    assert response.json() == {
+        "orcid": [
+            f"orcid: {ORCID} is already claimed by another account; an ORCID iD "
+            "belongs to one person. If it is yours, ask the registry's staff."
+        ]
+    }
+    assert ResearcherProfile.objects.get(orcid=ORCID).user == organizer
+
+
+def test_two_accounts_cannot_hold_one_orcid_on_the_page(client, organizer):
+    ResearcherProfile.objects.create(user=organizer, orcid=ORCID)
+    impostor = UserFactory(username="impostor")
+    client.force_login(impostor)
+    page = client.post(
+        "/profile/", {"orcid": ORCID.replace("-", ""), "first_name": "I"}
+    )
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert 'data-error-for="orcid"' in body
+    assert "is already claimed by another account" in body
+    assert not ResearcherProfile.objects.filter(user=impostor).exclude(orcid="")
+
+
+def test_the_database_refuses_a_second_holder(organizer):
+    ResearcherProfile.objects.create(user=organizer, orcid=ORCID)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResearcherProfile.objects.create(user=UserFactory(), orcid=ORCID)
+    # accounts without an iD are not one "" holder
+    ResearcherProfile.objects.create(user=UserFactory(), orcid="")
+    ResearcherProfile.objects.create(user=UserFactory(), orcid="")
+
+
+def test_a_typed_orcid_is_shown_unverified_and_never_exported(
+    api, client, call, organizer, chair
+):
+    assert patch_me(api, organizer, ORCID).json()["orcid_verified"] is False
+    registration = registered(call, organizer, chair, name="Typed", scheme=CLEAN_SCHEME)
+    api.force_authenticate(None)
+    assert datacite_orcids(api, registration) == []
+    assert ORCID not in every_export(api, registration)
+    client.force_login(organizer)
+    page = client.get("/profile/").content.decode()
+    assert "unverified" in page
+    assert "left out of the DataCite, Zenodo and schema.org metadata" in page
+
+
+def test_an_orcid_confirmed_by_orcid_is_exported(api, client, call, organizer, chair):
+    set_verified_orcid(organizer, ORCID)
+    registration = registered(
+        call, organizer, chair, name="Proven", scheme=CLEAN_SCHEME
+    )
+    assert datacite_orcids(api, registration) == [f"https://orcid.org/{ORCID}"]
+    assert f"https://orcid.org/{ORCID}" in json.dumps(
+        schema_org(citation_record(registration.versions.get()))
+    )
+    client.force_login(organizer)
+    assert (
+        "ORCID confirmed that this iD is yours"
+        in client.get("/profile/").content.decode()
+    )
+
+
+def test_typing_over_a_verified_orcid_makes_it_unverified(api, organizer):
+    set_verified_orcid(organizer, ORCID)
+    assert patch_me(api, organizer, ORCID).json()["orcid_verified"] is True  # same
+    other = "0000-0002-1694-233X"
+    assert patch_me(api, organizer, other).json()["orcid_verified"] is False
+
+
+def test_the_confirmed_owner_takes_the_orcid_from_a_squatter(api, organizer):
+    squatter = UserFactory(username="squatter")
+    assert patch_me(api, squatter, ORCID).status_code == 200
+    set_verified_orcid(organizer, ORCID)
+    assert ResearcherProfile.objects.get(orcid=ORCID).user == organizer
+    assert ResearcherProfile.objects.get(user=squatter).orcid == ""
+    # and the squatter cannot take it back
+    assert patch_me(api, squatter, ORCID).status_code == 400
+
+
+def test_orcids_frozen_before_verification_are_not_exported(
+    api, call, organizer, chair
+):
+    registration = registered(call, organizer, chair, name="Old", scheme=CLEAN_SCHEME)
+    version = registration.versions.get()
+    # a citation frozen by the earlier code: the typed iD, no verification flag
+    # (written past the write-once guard, as a database copy would hold it)
+    creators = [
+        {k: v for k, v in c.items() if k != "orcid_verified"} | {"orcid": ORCID}
+        for c in version.frozen_citation.creators
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {FrozenCitation._meta.db_table} SET creators = %s WHERE id = %s",
+            [json.dumps(creators), version.frozen_citation.pk],
+        )
+    version = registration.versions.get()
+    assert version.frozen_citation.creators == creators
+    assert [c.orcid for c in citation_record(version).creators] == [""]
+    assert ORCID not in every_export(api, registration)
