@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import harvest_views, results_views, views
+from . import harvest_views, orcid_views, results_views, views
 
 app_name = "publicrecord"
 THREAD = "registry/<slug:identifier>/feedback/"
@@ -22,6 +22,8 @@ urlpatterns = [
         name="sitemap-results",
     ),
     path("profile/", views.profile_page, name="profile"),
+    path("profile/orcid/", orcid_views.orcid_start, name="orcid-start"),
+    path("profile/orcid/return/", orcid_views.orcid_return, name="orcid-return"),
     path("statistics/", views.statistics_page, name="statistics"),
     path(
         "statistics/registry-statistics.csv",

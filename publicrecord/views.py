@@ -17,6 +17,7 @@ from registry.access import public_registration
 from registry.models import Call, Registration
 from registry.pagination import html_page
 
+from . import orcid_signin
 from .api import csv_response
 from .feedback import (
     RateLimitedError,
@@ -125,9 +126,12 @@ def profile_page(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Profile saved.")
             return redirect("publicrecord:profile")
-    return render(
-        request, "publicrecord/profile.html", {"values": values, "errors": errors}
-    )
+    context = {
+        "values": values,
+        "errors": errors,
+        "orcid_signin": orcid_signin.enabled(),
+    }
+    return render(request, "publicrecord/profile.html", context)
 
 
 # --- open feedback ---------------------------------------------------------------

@@ -195,6 +195,11 @@ MEDIA_URL = "media/"
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", str(50 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Sign-in with ORCID (publicrecord/orcid_signin.py): the only way an ORCID iD
+# is verified and exported; off unless both the client id and secret are set.
+ORCID_CLIENT_ID = os.environ.get("ORCID_CLIENT_ID", "")
+ORCID_CLIENT_SECRET = os.environ.get("ORCID_CLIENT_SECRET", "")
+ORCID_URL = os.environ.get("ORCID_URL", "https://orcid.org")
 # Open feedback on registered challenges (issue 17, docs/public-record.md): the
 # length of a comment, and comments + answers per person per window.
 FEEDBACK_MAX_CHARS = int(os.environ.get("FEEDBACK_MAX_CHARS", "5000"))

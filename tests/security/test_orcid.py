@@ -10,11 +10,15 @@ clear error on the API and the page); only the digits 0-9 are accepted.
 """
 
 import json
+import threading
 import xml.etree.ElementTree as ET
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 
+from publicrecord import orcid_signin
 from publicrecord.citation import NAMESPACE, citation_record, schema_org
 from publicrecord.deposit import zenodo_metadata
 from publicrecord.models import FrozenCitation, ResearcherProfile
@@ -175,3 +179,129 @@ def test_orcids_frozen_before_verification_are_not_exported(
     assert version.frozen_citation.creators == creators
     assert [c.orcid for c in citation_record(version).creators] == [""]
     assert ORCID not in every_export(api, registration)
+
+
+# --- sign-in with ORCID (off unless configured; no network in these tests) --------
+
+ORCID_SETTINGS = {
+    "ORCID_CLIENT_ID": "APP-TEST",
+    "ORCID_CLIENT_SECRET": "client-secret",
+    "ORCID_URL": "https://sandbox.orcid.org",
+    "SITE_URL": "https://registry.example.org",
+}
+
+
+@pytest.fixture
+def orcid_answers(monkeypatch, settings):
+    """ORCID configured; its token endpoint answers from the returned list and
+    records each call (url, form)."""
+    for name, value in ORCID_SETTINGS.items():
+        setattr(settings, name, value)
+    calls = []
+    answers = [{"orcid": ORCID, "name": "Olga Organa", "access_token": "t"}]
+
+    def post_token(url, body):
+        calls.append((url, dict(parse_qsl(body.decode()))))
+        return answers.pop(0)
+
+    monkeypatch.setattr(orcid_signin, "_post_token", post_token)
+    return calls
+
+
+def start(client) -> str:
+    """Begin sign-in with ORCID; the `state` sent to ORCID."""
+    response = client.post("/profile/orcid/")
+    assert response.status_code == 302
+    url = urlsplit(response.url)
+    assert (url.scheme, url.netloc, url.path) == (
+        "https",
+        "sandbox.orcid.org",
+        "/oauth/authorize",
+    )
+    query = dict(parse_qsl(url.query))
+    assert query["scope"] == "/authenticate"
+    assert query["redirect_uri"] == (
+        "https://registry.example.org/profile/orcid/return/"
+    )
+    return query["state"]
+
+
+def test_orcid_signin_is_off_unless_configured(client, organizer):
+    client.force_login(organizer)
+    assert client.post("/profile/orcid/").status_code == 404
+    assert client.get("/profile/orcid/return/?code=x&state=y").status_code == 404
+    assert 'id="orcid-signin"' not in client.get("/profile/").content.decode()
+
+
+def test_signing_in_with_orcid_verifies_the_id(client, organizer, orcid_answers):
+    client.force_login(organizer)
+    assert 'id="orcid-signin"' in client.get("/profile/").content.decode()
+    state = start(client)
+    response = client.get(f"/profile/orcid/return/?code=c0de&state={state}")
+    assert response.status_code == 302
+    [(url, form)] = orcid_answers
+    assert url == "https://sandbox.orcid.org/oauth/token"
+    assert form == {
+        "client_id": "APP-TEST",
+        "client_secret": "client-secret",
+        "grant_type": "authorization_code",
+        "code": "c0de",
+        "redirect_uri": "https://registry.example.org/profile/orcid/return/",
+    }
+    profile = ResearcherProfile.objects.get(user=organizer)
+    assert (profile.orcid, profile.orcid_verified) == (ORCID, True)
+
+
+def test_an_answer_with_another_state_verifies_nothing(
+    client, organizer, orcid_answers
+):
+    client.force_login(organizer)
+    start(client)
+    client.get("/profile/orcid/return/?code=c0de&state=forged")
+    assert orcid_answers == []  # the code was not even exchanged
+    assert not ResearcherProfile.objects.filter(orcid_verified=True).exists()
+
+
+def test_the_state_is_used_once(client, organizer, orcid_answers):
+    client.force_login(organizer)
+    state = start(client)
+    client.get(f"/profile/orcid/return/?code=c0de&state={state}")
+    ResearcherProfile.objects.filter(user=organizer).update(orcid_verified=False)
+    replay = client.get(f"/profile/orcid/return/?code=c0de&state={state}")
+    assert replay.status_code == 302
+    assert len(orcid_answers) == 1
+    assert not ResearcherProfile.objects.filter(orcid_verified=True).exists()
+
+
+def test_a_refusal_at_orcid_verifies_nothing(client, organizer, orcid_answers):
+    client.force_login(organizer)
+    state = start(client)
+    response = client.get(
+        f"/profile/orcid/return/?error=access_denied&state={state}", follow=True
+    )
+    assert "ORCID confirmed no iD: access_denied" in response.content.decode()
+    assert orcid_answers == []
+    assert not ResearcherProfile.objects.filter(orcid_verified=True).exists()
+
+
+def test_the_client_secret_follows_no_redirect():
+    """The token request to a server that redirects fails instead of
+    re-sending the secret (a local server; no network)."""
+
+    class Redirecting(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.send_response(307)
+            self.send_header("Location", "http://198.51.100.1/steal")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Redirecting)
+    thread = threading.Thread(target=server.handle_request)
+    thread.start()
+    url = f"http://127.0.0.1:{server.server_port}/oauth/token"
+    with pytest.raises(orcid_signin.OrcidSigninError, match="ORCID answered HTTP 307"):
+        orcid_signin._post_token(url, b"client_secret=s")
+    thread.join(5)
+    server.server_close()
