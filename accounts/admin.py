@@ -5,6 +5,6 @@ from .models import Profile
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ["user", "role", "institution"]
-    list_filter = ["role"]
+    list_display = ["user", "role", "institution", "email_verified"]
+    list_filter = ["role", "email_verified"]
     search_fields = ["user__username", "institution"]

@@ -5,8 +5,11 @@ from .models import Deposit, Feedback, FeedbackAnswer, ResearcherProfile
 
 @admin.register(ResearcherProfile)
 class ResearcherProfileAdmin(admin.ModelAdmin):
-    list_display = ("user", "orcid")
+    list_display = ("user", "orcid", "orcid_verified")
+    list_filter = ("orcid_verified",)
     search_fields = ("user__username", "orcid")
+    # set only by sign-in with ORCID: "verified" means ORCID said so
+    readonly_fields = ("orcid_verified",)
 
 
 class AnswerInline(admin.TabularInline):
