@@ -16,12 +16,13 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
 
 from publicrecord import orcid_signin
 from publicrecord.citation import NAMESPACE, citation_record, schema_org
 from publicrecord.deposit import zenodo_metadata
-from publicrecord.models import FrozenCitation, ResearcherProfile
+from publicrecord.models import ResearcherProfile
 from publicrecord.profiles import set_verified_orcid
 from tests.factories import UserFactory
 from tests.publicrecord.conftest import CLEAN_SCHEME, registered
@@ -29,6 +30,7 @@ from tests.publicrecord.conftest import CLEAN_SCHEME, registered
 pytestmark = pytest.mark.django_db
 
 ORCID = "0000-0002-1825-0097"
+OTHER = "0000-0002-1694-233X"
 ARABIC_INDIC = "٠٠٠٠-٠٠٠٢-١٨٢٥-٠٠٩٧"  # the same iD in Arabic-Indic digits
 NS = {"d": NAMESPACE}
 
@@ -145,8 +147,7 @@ def test_an_orcid_confirmed_by_orcid_is_exported(api, client, call, organizer, c
 def test_typing_over_a_verified_orcid_makes_it_unverified(api, organizer):
     set_verified_orcid(organizer, ORCID)
     assert patch_me(api, organizer, ORCID).json()["orcid_verified"] is True  # same
-    other = "0000-0002-1694-233X"
-    assert patch_me(api, organizer, other).json()["orcid_verified"] is False
+    assert patch_me(api, organizer, OTHER).json()["orcid_verified"] is False
 
 
 def test_the_confirmed_owner_takes_the_orcid_from_a_squatter(api, organizer):
@@ -159,26 +160,38 @@ def test_the_confirmed_owner_takes_the_orcid_from_a_squatter(api, organizer):
     assert patch_me(api, squatter, ORCID).status_code == 400
 
 
+@pytest.mark.django_db(transaction=True)
 def test_orcids_frozen_before_verification_are_not_exported(
     api, call, organizer, chair
 ):
     registration = registered(call, organizer, chair, name="Old", scheme=CLEAN_SCHEME)
+    ResearcherProfile.objects.create(user=organizer, orcid=ORCID)  # typed
+    # citations frozen by the earlier code (migration 0003 backfills from the
+    # profiles as they are): the typed iD, no verification flag
+    call_command("migrate", "publicrecord", "0002_deposit", verbosity=0)
+    call_command("migrate", "publicrecord", verbosity=0)
     version = registration.versions.get()
-    # a citation frozen by the earlier code: the typed iD, no verification flag
-    # (written past the write-once guard, as a database copy would hold it)
-    creators = [
-        {k: v for k, v in c.items() if k != "orcid_verified"} | {"orcid": ORCID}
-        for c in version.frozen_citation.creators
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {FrozenCitation._meta.db_table} SET creators = %s WHERE id = %s",
-            [json.dumps(creators), version.frozen_citation.pk],
-        )
-    version = registration.versions.get()
-    assert version.frozen_citation.creators == creators
+    [creator] = version.frozen_citation.creators
+    assert creator["orcid"] == ORCID
+    assert "orcid_verified" not in creator
     assert [c.orcid for c in citation_record(version).creators] == [""]
     assert ORCID not in every_export(api, registration)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_clears_an_orcid_several_accounts_held(organizer):
+    call_command("migrate", "publicrecord", "0004_publication", verbosity=0)
+    other, third = UserFactory(), UserFactory()
+    table = ResearcherProfile._meta.db_table
+    with connection.cursor() as cursor:  # the model as it was: no constraint
+        for user, orcid in ((organizer, ORCID), (other, ORCID), (third, OTHER)):
+            cursor.execute(
+                f"INSERT INTO {table} (user_id, orcid) VALUES (%s, %s)",
+                [user.pk, orcid],
+            )
+    call_command("migrate", "publicrecord", verbosity=0)
+    held = dict(ResearcherProfile.objects.values_list("user__username", "orcid"))
+    assert held == {organizer.username: "", other.username: "", third.username: OTHER}
 
 
 # --- sign-in with ORCID (off unless configured; no network in these tests) --------
