@@ -92,3 +92,17 @@ def send_verification(user) -> bool:
         [user.email],
     )
     return True
+
+
+@transaction.atomic
+def purge_unconfirmed(*, joined_before) -> list[str]:
+    """Delete the accounts that signed up before `joined_before` and never
+    confirmed their address (inactive, so they own nothing); their usernames."""
+    stale = get_user_model().objects.filter(
+        is_active=False,
+        profile__email_verified=False,
+        date_joined__lt=joined_before,
+    )
+    names = sorted(stale.values_list("username", flat=True))
+    stale.delete()
+    return names

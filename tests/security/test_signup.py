@@ -8,14 +8,18 @@ account was already limited (`tests/publicrecord/test_feedback.py::
 test_rate_limit_refuses_with_429`).
 """
 
+import io
 import re
 import time
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail, signing
+from django.core.management import call_command
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -188,3 +192,21 @@ def test_sign_ups_per_address_are_limited(client):
 def test_accounts_made_by_staff_and_commands_are_verified(db):
     user = create_account(username="made", password=PASSWORD)
     assert (user.is_active, user.profile.email_verified) == (True, True)
+
+
+def test_unconfirmed_accounts_are_purged_after_the_link_expires(client, settings):
+    sign_up(client, "stale")
+    sign_up(client, "fresh")
+    made = create_account(username="deactivated", password=PASSWORD)
+    made.is_active = False  # staff deactivated a confirmed account: kept
+    made.save()
+    old = timezone.now() - timedelta(seconds=settings.EMAIL_VERIFICATION_SECONDS + 60)
+    get_user_model().objects.filter(username__in=["stale", "deactivated"]).update(
+        date_joined=old
+    )
+    out = io.StringIO()
+    call_command("purge_unconfirmed_accounts", stdout=out)
+    assert out.getvalue().strip() == "Deleted 1 unconfirmed account(s)."
+    left = set(get_user_model().objects.values_list("username", flat=True))
+    assert left == {"fresh", "deactivated"}
+    assert sign_up(client, "stale").status_code == 302  # the name is free again
