@@ -156,7 +156,8 @@ def prepare_model_data(
     spec = spec if isinstance(spec, ModelSpec) else parse_spec(spec)
     if len(spec.groups) > max_groupings:
         raise CaseModelError(
-            f"the specification names {len(spec.groups)} groupings; the limit is "
+            f"the specification names {len(spec.groups)} grouping"
+            f"{'s' if len(spec.groups) != 1 else ''}; the limit is "
             f"{max_groupings} (each grouping is a crossed random intercept and the "
             "fit's cost grows steeply with their number: use fewer grouping factors)"
         )
