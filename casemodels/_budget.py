@@ -21,8 +21,9 @@ __all__ = [
     "FitBudget",
 ]
 
-# The reference fits (tests/casemodels/reference) take at most a few hundred
-# evaluations per model, the benchmark's 6 x 2 000 rows a few seconds in all.
+# The reference fits (tests/casemodels/reference) take up to ~8 000 evaluations
+# per model (the linear fits' Nelder-Mead polish), the benchmark's 6 x 2 000
+# rows a few seconds in all: the defaults leave every sound fit alone.
 DEFAULT_MAX_ITERATIONS = 20_000
 DEFAULT_MAX_SECONDS = 300.0
 
