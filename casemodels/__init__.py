@@ -7,12 +7,15 @@ contract; ``read_metadata`` and ``check_metadata`` read and check the case
 metadata table; ``parse_spec`` checks a model specification.
 """
 
+from ._budget import DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_SECONDS
 from .errors import CaseModelError
 from .metadata import check_metadata, column_kind, read_metadata, validate_metadata
 from .run import ENGINE_VERSION, ModelData, fit_case_models, prepare_model_data
 from .spec import Characteristic, ModelSpec, parse_spec
 
 __all__ = [
+    "DEFAULT_MAX_ITERATIONS",
+    "DEFAULT_MAX_SECONDS",
     "ENGINE_VERSION",
     "CaseModelError",
     "Characteristic",

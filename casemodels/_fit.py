@@ -10,6 +10,9 @@
   H the finite-difference Hessian of the Laplace deviance in (θ, β)
   (``vcov(use.hessian = TRUE)``); where H is not positive definite, the
   fixed-effects block (RX'RX)⁻¹ at the optimum, with a warning.
+
+Both take a :class:`~casemodels._budget.FitBudget`: every evaluation of the
+criterion is one iteration of it, and every PIRLS step checks its time bound.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import numpy as np
 from scipy import linalg, optimize
 from scipy.special import expit
 
+from ._budget import FitBudget
 from ._system import Factorised, Structure, factorise, factorise_gram, weighted_gram
 
 __all__ = ["FitResult", "fit_binomial", "fit_linear", "separated"]
@@ -47,6 +51,10 @@ class FitResult:
     warnings: list[str] = field(default_factory=list)
 
 
+def _unbounded() -> FitBudget:
+    return FitBudget(max_iterations=None, max_seconds=None)
+
+
 # ---------------------------------------------------------------- linear
 
 
@@ -59,8 +67,8 @@ class _LinearREML:
     squares of the solution s of A s = c is y'y − s'c.
     """
 
-    def __init__(self, s: Structure, y: np.ndarray):
-        self.s, self.y = s, y
+    def __init__(self, s: Structure, y: np.ndarray, budget: FitBudget):
+        self.s, self.y, self.budget = s, y, budget
         self.gram = weighted_gram(s, np.ones(s.n), with_x=True)
         self.zy = [s.group_sum(j, y) for j in range(len(s.sizes))]
         self.xy = s.X.T @ y
@@ -74,6 +82,7 @@ class _LinearREML:
         return f, solution, self.yy - float(solution @ rhs)
 
     def deviance(self, theta: np.ndarray) -> float:
+        self.budget.iteration()
         f, _, r2 = self.solve(theta)
         return _reml_value(self.s, f, r2)
 
@@ -91,10 +100,13 @@ def _reml_value(s: Structure, f: Factorised, r2: float) -> float:
     return f.logdet_u + f.logdet_x + dof * (1.0 + np.log(2.0 * np.pi * r2 / dof))
 
 
-def fit_linear(s: Structure, y: np.ndarray) -> FitResult:
-    """REML fit of a linear mixed model with random intercepts."""
+def fit_linear(
+    s: Structure, y: np.ndarray, *, budget: FitBudget | None = None
+) -> FitResult:
+    """REML fit of a linear mixed model with random intercepts (``budget``:
+    its bounds; raises :class:`~casemodels._budget.BudgetExceeded` past them)."""
     k = len(s.sizes)
-    criterion = _LinearREML(s, y)
+    criterion = _LinearREML(s, y, budget or _unbounded())
     if k:
         # The criterion is even in θ: optimising |θ| without bounds never
         # stalls at θ = 0, where the gradient vanishes by symmetry.
@@ -149,8 +161,8 @@ def _bernoulli_deviance(y: np.ndarray, eta: np.ndarray) -> float:
 class _Laplace:
     """The Laplace deviance of a binomial GLMM with warm-started PIRLS."""
 
-    def __init__(self, s: Structure, y: np.ndarray):
-        self.s, self.y = s, y
+    def __init__(self, s: Structure, y: np.ndarray, budget: FitBudget):
+        self.s, self.y, self.budget = s, y, budget
         self.u = np.zeros(s.q)
         self.beta = np.zeros(s.p)
 
@@ -165,6 +177,7 @@ class _Laplace:
 
         pdev, eta = penalised(u, beta)
         for _ in range(_PIRLS_MAX_ITER):
+            self.budget.check_time()
             mu = expit(eta)
             f = factorise(s, theta, mu * (1.0 - mu), with_x=joint)
             grad = s.zt_times(theta, y - mu) - u
@@ -187,12 +200,14 @@ class _Laplace:
 
     def stage1(self, theta: np.ndarray) -> float:
         """Deviance at θ with β and u both from PIRLS (glmer's nAGQ = 0 stage)."""
+        self.budget.iteration()
         u, beta, pdev, f = self._pirls(theta, self.beta, self.u, joint=True)
         self.u, self.beta = u, beta
         return pdev + f.logdet_u
 
     def laplace(self, params: np.ndarray) -> float:
         """Laplace deviance at (θ, β) with u from PIRLS."""
+        self.budget.iteration()
         k = len(self.s.sizes)
         theta, beta = np.abs(params[:k]), params[k:]
         u, _, pdev, f = self._pirls(theta, beta, self.u, joint=False)
@@ -209,6 +224,7 @@ class _Laplace:
         equation F = ΛZ'(y − μ) − u = 0; the direct θ_j term is
         (2/θ_j)(q_j − tr_j A⁻¹).
         """
+        self.budget.iteration()
         s, y = self.s, self.y
         k = len(s.sizes)
         signs = np.where(params[:k] < 0, -1.0, 1.0)
@@ -358,10 +374,14 @@ def separated(X: np.ndarray, y: np.ndarray) -> bool:
     return bool(res.status == 0 and -res.fun > 1e-7 * len(y))
 
 
-def fit_binomial(s: Structure, y: np.ndarray) -> FitResult:
-    """Laplace maximum-likelihood fit of a binomial GLMM with random intercepts."""
+def fit_binomial(
+    s: Structure, y: np.ndarray, *, budget: FitBudget | None = None
+) -> FitResult:
+    """Laplace maximum-likelihood fit of a binomial GLMM with random intercepts
+    (``budget``: its bounds; raises :class:`~casemodels._budget.BudgetExceeded`
+    past them)."""
     k = len(s.sizes)
-    model = _Laplace(s, y)
+    model = _Laplace(s, y, budget or _unbounded())
     if k:
         # Derivative-free on |θ| (lme4 uses bobyqa here): a gradient method
         # started at θ = 1 can jump to the symmetric stationary point θ = 0.

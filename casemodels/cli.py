@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ranking import ResultsError, read_results
 
+from ._budget import DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_SECONDS
 from .errors import CaseModelError
 from .metadata import read_metadata
 from .run import fit_case_models
@@ -36,6 +37,20 @@ def build_parser(prog: str = "casemodel") -> argparse.ArgumentParser:
     parser.add_argument("--output", required=True, help="write the output JSON here")
     parser.add_argument(
         "--scheme", default=None, help='ranking scheme (JSON), for {"top": k}'
+    )
+    parser.add_argument(
+        "--max-iterations",
+        type=int,
+        default=DEFAULT_MAX_ITERATIONS,
+        help="evaluations of each model's criterion before the fit stops "
+        f"(default {DEFAULT_MAX_ITERATIONS})",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=DEFAULT_MAX_SECONDS,
+        help="wall time of all fits before they stop "
+        f"(default {DEFAULT_MAX_SECONDS:g})",
     )
     return parser
 
@@ -60,7 +75,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         scheme = _load_json(args.scheme, "scheme") if args.scheme else None
         results = read_results(args.results)
         metadata = read_metadata(args.metadata)
-        output = fit_case_models(results, metadata, spec, scheme=scheme)
+        output = fit_case_models(
+            results,
+            metadata,
+            spec,
+            scheme=scheme,
+            max_iterations=args.max_iterations,
+            max_seconds=args.max_seconds,
+        )
         text = json.dumps(output, indent=2, allow_nan=False, ensure_ascii=False)
         with open(args.output, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")

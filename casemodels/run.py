@@ -14,6 +14,12 @@ from scipy import stats
 
 from ranking import validate_results
 
+from ._budget import (
+    DEFAULT_MAX_ITERATIONS,
+    DEFAULT_MAX_SECONDS,
+    BudgetExceeded,
+    FitBudget,
+)
 from ._fit import SINGULAR_TOL, FitResult, fit_binomial, fit_linear, separated
 from ._system import Structure
 from .errors import CaseModelError
@@ -139,14 +145,22 @@ def prepare_model_data(
     *,
     scheme: dict[str, Any] | None = None,
     max_terms: int = 60,
+    max_groupings: int = 10,
 ) -> ModelData:
     """Join results and metadata as the contract says (§§1-2).
 
-    Raises :class:`CaseModelError` naming the first problem: unknown task,
-    metric, algorithm or column; a reference level that does not occur; a
-    characteristic with one level.
+    Raises :class:`CaseModelError` naming the first problem: more groupings
+    than ``max_groupings``; unknown task, metric, algorithm or column; a
+    reference level that does not occur; a characteristic with one level.
     """
     spec = spec if isinstance(spec, ModelSpec) else parse_spec(spec)
+    if len(spec.groups) > max_groupings:
+        raise CaseModelError(
+            f"the specification names {len(spec.groups)} grouping"
+            f"{'s' if len(spec.groups) != 1 else ''}; the limit is "
+            f"{max_groupings} (each grouping is a crossed random intercept and the "
+            "fit's cost grows steeply with their number: use fewer grouping factors)"
+        )
     if "line" not in results.columns:
         results = validate_results(results)
     metadata = validate_metadata(metadata)
@@ -286,7 +300,11 @@ def _number(x: Any) -> float | None:
 
 
 def _fit_one(
-    data: ModelData, mask: np.ndarray, scope: str, algorithm: str | None
+    data: ModelData,
+    mask: np.ndarray,
+    scope: str,
+    algorithm: str | None,
+    budget: FitBudget,
 ) -> dict[str, Any]:
     spec = data.spec
     names = list(spec.groups) + (["algorithm"] if scope == "global" else [])
@@ -316,7 +334,15 @@ def _fit_one(
         structure = Structure(
             tuple(codes[g] for g in order), tuple(sizes[g] for g in order), X
         )
-        fit = fit_binomial(structure, y) if binomial else fit_linear(structure, y)
+        budget.new_model()
+        try:
+            fit = (fit_binomial if binomial else fit_linear)(
+                structure, y, budget=budget
+            )
+        except BudgetExceeded as exc:
+            raise CaseModelError(
+                _over_budget(exc, model, names, data.spec.groups, X.shape[1])
+            ) from None
         variances = dict(zip(order, fit.variances, strict=True))
         relative = {
             g: math.sqrt(variances[g] / (fit.residual_variance or 1.0)) for g in order
@@ -341,6 +367,43 @@ def _fit_one(
         [problem] if problem is not None else list(fit.warnings if fit else [])
     )
     return model
+
+
+def _over_budget(
+    exc: BudgetExceeded,
+    model: dict[str, Any],
+    names: list[str],
+    spec_groups: tuple[str, ...],
+    n_fixed: int,
+) -> str:
+    """One line: which model stopped, at which bound, its size, what to change."""
+    which = (
+        "the global model"
+        if model["scope"] == "global"
+        else f"the model of algorithm {model['algorithm']!r}"
+    )
+    if exc.kind == "iterations":
+        bound = f"in {exc.limit} iterations (the iteration limit; {exc.elapsed:.1f} s)"
+    else:
+        bound = (
+            f"within {exc.limit:g} s (the time limit; {exc.iterations} iterations "
+            "of this model)"
+        )
+    sizes = model["n_groups"]
+    levels = sum(sizes.values())
+    crossed = f"{len(names)} crossed grouping{'s' if len(names) != 1 else ''}"
+    shown = names if len(names) <= 6 else [*names[:4], "…", names[-1]]
+    advice = (
+        "use fewer grouping factors (each is a crossed random intercept; "
+        f"{len(spec_groups)} named now), fewer characteristics or fewer algorithms"
+        if len(names) > 2
+        else "use fewer characteristics, merge rare levels or model fewer algorithms"
+    )
+    return (
+        f"{crossed} ({', '.join(shown)}; {levels} levels), {model['n_obs']} "
+        f"observations, {n_fixed} fixed effects: {which} did not converge {bound}; "
+        f"{advice}"
+    )
 
 
 def _non_estimable(
@@ -439,16 +502,34 @@ def fit_case_models(
     progress: Callable[[float], None] | None = None,
     max_terms: int = 60,
     max_crossed_levels: int = 2000,
+    max_groupings: int = 10,
+    max_iterations: int | None = DEFAULT_MAX_ITERATIONS,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    interrupt: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """Fit the models of a specification (contract §2) and return the output
     JSON (contract §3): the global model first, then one per algorithm in
     ranking order, plus the failure rates per characteristic level.
 
-    ``max_terms`` bounds the fixed effects and ``max_crossed_levels`` the levels
-    of all groupings but the largest (a dense block of the factorisation).
+    ``max_terms`` bounds the fixed effects, ``max_groupings`` the groupings of
+    the specification and ``max_crossed_levels`` the levels of all groupings
+    but the largest (a dense block of the factorisation). ``max_iterations``
+    bounds the evaluations of each model's criterion and ``max_seconds`` the
+    wall time of the whole call (None: unbounded); past either the fit stops
+    with a :class:`CaseModelError` naming the model, its size and what to
+    change. ``interrupt``, called between units of work, may raise to stop the
+    fit from outside.
     """
+    budget = FitBudget(
+        max_iterations=max_iterations, max_seconds=max_seconds, interrupt=interrupt
+    )
     data = prepare_model_data(
-        results, metadata, spec, scheme=scheme, max_terms=max_terms
+        results,
+        metadata,
+        spec,
+        scheme=scheme,
+        max_terms=max_terms,
+        max_groupings=max_groupings,
     )
     levels = sorted(
         [len(set(labels.tolist())) for labels in data.groups.values()]
@@ -466,7 +547,7 @@ def fit_case_models(
         scopes += [("algorithm", a, data.algorithm == a) for a in data.algorithms]
     models = []
     for i, (scope, algorithm, mask) in enumerate(scopes):
-        models.append(_fit_one(data, mask, scope, algorithm))
+        models.append(_fit_one(data, mask, scope, algorithm, budget))
         if progress is not None:
             progress((i + 1) / len(scopes))
     spec_out = data.spec.to_dict()

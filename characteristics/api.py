@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import FileResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -22,9 +22,9 @@ from config.json_input import BoundedJSONParser
 from registry.access import conflict, flag
 from registry.serializers import RefusedSerializer
 
-from . import services
+from . import files, services
 from .access import visible_metadata, visible_run
-from .models import CaseMetadataVersion, CaseModelRun
+from .models import CaseMetadataVersion, CaseModelFileKind, CaseModelRun
 from .serializers import (
     CaseModelAcceptedSerializer,
     CaseModelRunSerializer,
@@ -153,14 +153,13 @@ class CaseModelReport(APIView):
         summary="The model run's report (PDF); 409 until there is output",
         responses={(200, "application/pdf"): OpenApiTypes.BINARY, 409: NOT_READY},
     )
-    def get(self, request: Request, pk: int) -> HttpResponse | Response:
+    def get(self, request: Request, pk: int) -> FileResponse | Response:
         run = visible_run(request, pk)
         if not run.output:
             return conflict(f"The run has no output (status {run.status}).")
-        response = HttpResponse(
-            services.report_pdf(run), content_type="application/pdf"
+        return files.file_response(
+            run,
+            CaseModelFileKind.REPORT,
+            as_attachment=True,
+            filename=f"case-models-{run.pk}.pdf",
         )
-        response["Content-Disposition"] = (
-            f'attachment; filename="case-models-{run.pk}.pdf"'
-        )
-        return response

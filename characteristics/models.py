@@ -55,3 +55,33 @@ class CaseModelRun(JobRun):
 
     def __str__(self) -> str:
         return f"Case model run {self.pk} on {self.metadata}"
+
+
+class CaseModelFileKind(models.TextChoices):
+    REPORT = "report", "PDF report"
+    GLOBAL = "global", "Forest plot of the global model"
+    PER_ALGORITHM = "per-algorithm", "Forest plots per algorithm"
+
+
+class CaseModelFile(models.Model):
+    """A run's file drawn once from its stored output (``characteristics.files``)
+    and served from storage: the PDF report and the page's figures."""
+
+    run = models.ForeignKey(
+        CaseModelRun, on_delete=models.CASCADE, related_name="files"
+    )
+    kind = models.CharField(max_length=20, choices=CaseModelFileKind.choices)
+    file = models.FileField(upload_to="case-models/")
+    sha256 = models.CharField(max_length=64)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run_id", "kind"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "kind"], name="one_case_model_file_per_kind"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of case model run {self.run_id}"

@@ -40,9 +40,10 @@ from casemodels import (
     validate_metadata,
 )
 
+from . import files
 from .design import announcement, characteristics_answers
 from .models import CaseMetadataVersion, CaseModelRun
-from .report import CaseModelReport, render_case_model_pdf, section_flowables
+from .report import section_flowables
 
 logger = logging.getLogger(__name__)
 
@@ -65,24 +66,6 @@ def runs_of(results: ResultsVersion):
         CaseModelRun.objects.filter(metadata__results=results)
         .select_related("metadata", "requested_by")
         .order_by("-created")
-    )
-
-
-def report_pdf(run: CaseModelRun) -> bytes:
-    """The run's own PDF report (deterministic for a stored output)."""
-    version = run.metadata
-    results = version.results
-    return render_case_model_pdf(
-        CaseModelReport(
-            challenge=results.registration.challenge.name,
-            registration=results.registration.identifier,
-            results_version=results.number,
-            metadata_version=version.number,
-            metadata_sha256=version.sha256,
-            run_id=run.pk,
-            date=timezone.localdate(run.finished or run.created).isoformat(),
-            output=run.output,
-        )
     )
 
 
@@ -166,7 +149,10 @@ def _fit(
     spec: Any,
     progress=None,
     table: ingest.CheckedResults | None = None,
+    interrupt=None,
 ) -> dict[str, Any]:
+    """The fit within the settings' bounds (``interrupt``: called between its
+    units of work; raises to stop it, e.g. when the job lost its run)."""
     return fit_case_models(
         results_table(version.results, in_hand=table).frame,
         metadata_frame(version),
@@ -175,6 +161,10 @@ def _fit(
         progress=progress,
         max_terms=settings.CASE_MODEL_MAX_TERMS,
         max_crossed_levels=settings.CASE_MODEL_MAX_CROSSED_LEVELS,
+        max_groupings=settings.CASE_MODEL_MAX_GROUPINGS,
+        max_iterations=settings.CASE_MODEL_MAX_ITERATIONS,
+        max_seconds=settings.CASE_MODEL_MAX_SECONDS,
+        interrupt=interrupt,
     )
 
 
@@ -212,6 +202,7 @@ def start_case_model_run(
             parsed,
             scheme=_registered_scheme(metadata.results, spec),
             max_terms=settings.CASE_MODEL_MAX_TERMS,
+            max_groupings=settings.CASE_MODEL_MAX_GROUPINGS,
         )
     except CaseModelError as exc:
         raise ValidationError({"spec": str(exc)}) from None
@@ -253,8 +244,9 @@ def execute_case_model_run(
     run_id: int, *, table: ingest.CheckedResults | None = None
 ) -> None:
     """The background job: claim the run (once; a re-delivered job after a lost
-    worker claims it again), fit with a heartbeat, store the output
-    (``table``: the results' table, handed over in-process)."""
+    worker claims it again), fit with a heartbeat, store the output and the
+    files drawn from it (``table``: the results' table, handed over
+    in-process)."""
     claim = run_state.claim(run_id, CaseModelRun)
     if claim is not None:
         run_state.run_claimed(claim, lambda beat: _fit_claimed(claim, beat, table))
@@ -274,7 +266,7 @@ def _fit_claimed(
         beat.beat(progress=min(99, int(fraction * 100)))
 
     try:
-        output = _fit(run.metadata, run.spec, progress, table)
+        output = _fit(run.metadata, run.spec, progress, table, interrupt=beat.check)
     except (CaseModelError, ValueError) as exc:
         run_state.fail(
             run.pk, str(exc).splitlines()[0], attempt=claim.attempt, model=CaseModelRun
@@ -282,13 +274,25 @@ def _fit_claimed(
         return
     output["exploratory"] = run.exploratory
     output["announcement"] = run.announcement
-    claim.runs().update(
-        status=AnalysisStatus.DONE,
-        output=output,
-        progress=100,
-        finished=timezone.now(),
-        heartbeat=timezone.now(),
-    )
+    run.output, run.finished = output, timezone.now()
+    drawn = files.draw_files(run)  # the PDF and figures, drawn once (issue 30)
+    try:
+        beat.check()
+        with transaction.atomic():
+            done = claim.runs().update(
+                status=AnalysisStatus.DONE,
+                output=output,
+                progress=100,
+                finished=run.finished,
+                heartbeat=timezone.now(),
+            )
+            if done:
+                files.keep_files(run, drawn)
+    except BaseException:
+        files.discard_files(drawn)
+        raise
+    if not done:
+        files.discard_files(drawn)
 
 
 def report_section_for(analysis_run):

@@ -16,19 +16,16 @@ from analysis.access import visible_results
 from analysis.admission import BusyError
 from analysis.ingest import CheckedResults
 from analysis.models import AnalysisStatus
-from analysis.plots import figure_png
 from analysis.services import can_upload_results, results_table
 
-from . import services
+from . import files, services
 from .access import visible_metadata, visible_run
 from .design import named_columns
 from .forms import MetadataCommitForm, MetadataUploadForm, ModelSpecForm
-from .models import CaseModelRun
-from .plots import forest_global, forest_per_algorithm
+from .models import CaseModelFileKind, CaseModelRun
 from .summary import failure_rate_table, findings
 
-PLOT_DPI = 110
-PLOTS = {"global": forest_global, "per-algorithm": forest_per_algorithm}
+PLOTS = (CaseModelFileKind.GLOBAL, CaseModelFileKind.PER_ALGORITHM)
 
 
 def spec_form(
@@ -208,14 +205,11 @@ def run_body(request, pk: int):
 @login_required
 @require_GET
 def run_plot(request, pk: int, kind: str):
+    """A forest plot, as stored (drawn once: ``characteristics.files``)."""
     run = visible_run(request, pk)
-    if kind not in PLOTS or not run.output:
+    if kind not in PLOTS or not run.output or kind not in files.kinds_of(run):
         raise Http404("No such figure.")
-    try:
-        figure = PLOTS[kind](run.output)
-    except ValueError:
-        raise Http404("No such figure.") from None
-    response = HttpResponse(figure_png(figure, dpi=PLOT_DPI), content_type="image/png")
+    response = files.file_response(run, kind)
     response["Cache-Control"] = "private, max-age=3600"
     return response
 
@@ -244,7 +238,7 @@ def run_output(request, pk: int):
 @require_GET
 def run_report(request, pk: int):
     run = _finished_run(request, pk)
-    response = HttpResponse(services.report_pdf(run), content_type="application/pdf")
     name = f"{run.metadata.results.registration.identifier}-case-models-{run.pk}.pdf"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+    return files.file_response(
+        run, CaseModelFileKind.REPORT, as_attachment=True, filename=name
+    )

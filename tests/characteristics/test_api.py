@@ -96,7 +96,7 @@ def test_report_pdf_is_served_for_a_finished_run(organizer_api, results, tables)
     ).json()
     response = organizer_api.get(f"/api/v1/case-models/{run['id']}/report.pdf")
     assert response.status_code == 200
-    assert response.content.startswith(b"%PDF")
+    assert b"".join(response.streaming_content).startswith(b"%PDF")
 
 
 def test_report_pdf_is_409_while_the_run_has_no_output(organizer_api, results, tables):

@@ -55,11 +55,11 @@ def test_upload_preview_commit_and_run(client_in, results, tables):
     for kind in ("global", "per-algorithm"):
         figure = client_in.get(reverse("characteristics:plot", args=[run.pk, kind]))
         assert figure["Content-Type"] == "image/png"
-        assert figure.content.startswith(b"\x89PNG")
+        assert b"".join(figure.streaming_content).startswith(b"\x89PNG")
     output = client_in.get(reverse("characteristics:output", args=[run.pk]))
     assert output.json()["models"]
     report = client_in.get(reverse("characteristics:report", args=[run.pk]))
-    assert report.content.startswith(b"%PDF")
+    assert b"".join(report.streaming_content).startswith(b"%PDF")
     CaseModelRun.objects.filter(pk=run.pk).update(output=None)
     for download in ("characteristics:output", "characteristics:report"):
         assert client_in.get(reverse(download, args=[run.pk])).status_code == 404
