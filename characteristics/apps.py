@@ -14,6 +14,14 @@ class CharacteristicsConfig(AppConfig):
         from analysis.report_hooks import add_report_section
 
         add_report_section("characteristics.services.report_section_for")
+        # verify_registrations (and a restore's check) re-hashes the stored files
+        from registry.verifiers import Verifier, add_verifier
+
+        add_verifier(
+            Verifier(
+                "case-model files", "characteristics.verify.verify_case_model_files"
+            )
+        )
 
     def job_runs(self) -> list[tuple[type, Callable[[int], None]]]:
         """Case-model fits, for the watchdog (see ``AnalysisConfig.job_runs``)."""

@@ -172,3 +172,25 @@ def test_more_groupings_than_the_limit_are_a_400_before_anything_is_queued(
         "number: use fewer grouping factors)"
     ]
     assert not CaseModelRun.objects.exists()
+
+
+def test_verify_registrations_rehashes_the_stored_files(fitted):
+    """A restore's check (verify_registrations) notices a changed or lost
+    case-model file, as it does a changed analysis report."""
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    out = StringIO()
+    call_command("verify_registrations", stdout=out)
+    assert f"OK: {len(KINDS)} case-model files verified." in out.getvalue()
+
+    record = CaseModelFile.objects.get(run=fitted, kind="report")
+    with open(record.file.path, "ab") as fh:
+        fh.write(b"%tampered")
+    err = StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_registrations", stdout=StringIO(), stderr=err)
+    assert f"case-model run {fitted.pk}: {record.file.name} does not match" in (
+        err.getvalue()
+    )
