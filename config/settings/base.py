@@ -338,6 +338,7 @@ SPECTACULAR_SETTINGS = {
         "config.api_schema.document_error_responses",
         "config.api_schema.drop_untyped_nullable",
         "config.api_schema.set_servers",
+        "config.api_schema.integer_bounds_as_on_postgresql",
     ],
 }
 
