@@ -161,7 +161,18 @@ def checked(raw: pd.DataFrame) -> CheckedResults:
 
 def parse_upload(name: str, data: bytes) -> CheckedResults:
     """The one parse of an uploaded file: read, check, normalise (UploadError)."""
-    return checked(read_upload(name, data))
+    raw = read_upload(name, data)
+    _stop_if_client_gone(Deadline())  # before the checks, the other long step
+    return checked(raw)
+
+
+def _stop_if_client_gone(deadline: Deadline) -> None:
+    """A CSV is read by pandas in one call: its client is looked at between
+    the steps (:func:`config.request_body.client_gone`)."""
+    try:
+        deadline.check_client()
+    except WorkbookError as exc:
+        raise UploadError(exc.messages) from None
 
 
 def read_normalised(content: str, *, lines: np.ndarray | None = None) -> CheckedResults:
@@ -213,10 +224,13 @@ def read_upload(
     if not lower.endswith(CSV_TYPES):
         raise UploadError(["Upload a .csv or .xlsx file."])
     _check_csv_shape(data, limits)
+    deadline = Deadline()
+    _stop_if_client_gone(deadline)
     try:
         frame = read_results(io.BytesIO(data))
     except ResultsError as exc:  # encoding, separator, field counts, … (by line)
         raise UploadError(exc.errors) from None
+    _stop_if_client_gone(deadline)
     _refuse_control_characters(data)  # once the encoding is known to be UTF-8
     _check_cell_lengths(frame, limits)
     return frame

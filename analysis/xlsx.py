@@ -15,7 +15,9 @@ while it is still cheap:
 - no cell (shared strings included) holds more than ``cell_chars`` characters;
 - no cell, shared string or sheet name holds a control character, as the CSV
   rule has it, named by its cell (:mod:`analysis.xlsx_controls`);
-- the whole parse stops after ``MAX_UPLOAD_PARSE_SECONDS``.
+- the whole parse stops after ``MAX_UPLOAD_PARSE_SECONDS``, or as soon as the
+  client has closed its connection, where the server lets that be seen
+  (:func:`config.request_body.client_gone`).
 
 :func:`present_rows` then reads only the rows the sheet holds (openpyxl's own
 iterator makes up every missing row between two present ones).
@@ -23,6 +25,7 @@ iterator makes up every missing row between two present ones).
 
 from __future__ import annotations
 
+import logging
 import time
 import zipfile
 from collections.abc import Iterator
@@ -37,11 +40,15 @@ from openpyxl.utils.cell import (
 )
 from openpyxl.worksheet._reader import WorkSheetParser
 
+from config.request_body import client_gone
 from config.text import CONTROL
 
 from . import xlsx_controls as controls
 
 CHUNK = 1 << 16
+CLIENT_POLL_SECONDS = 0.25  # how often a parse looks whether its client left
+
+logger = logging.getLogger(__name__)
 XML_SUFFIXES = (".xml", ".rels", ".vml")
 
 
@@ -111,18 +118,43 @@ class TableLimits:
             )
 
 
+class ClientGoneError(WorkbookError):
+    """The client closed its connection while its upload was parsed."""
+
+
 class Deadline:
-    """The parse's time budget (``MAX_UPLOAD_PARSE_SECONDS``), checked often."""
+    """The parse's budget, checked often: ``MAX_UPLOAD_PARSE_SECONDS``, and
+    the client still connected (looked at every ``CLIENT_POLL_SECONDS``)."""
 
     def __init__(self, seconds: float | None = None):
         self.seconds = settings.MAX_UPLOAD_PARSE_SECONDS if seconds is None else seconds
-        self.end = time.monotonic() + self.seconds
+        self.started = time.monotonic()
+        self.end = self.started + self.seconds
+        self.next_poll = self.started + CLIENT_POLL_SECONDS
 
     def check(self) -> None:
-        if time.monotonic() > self.end:
+        now = time.monotonic()
+        if now > self.end:
             raise WorkbookError(
                 f"Reading the workbook took longer than {self.seconds:g} s "
                 "(MAX_UPLOAD_PARSE_SECONDS); upload the results as CSV."
+            )
+        if now >= self.next_poll:
+            self.next_poll = now + CLIENT_POLL_SECONDS
+            self.check_client()
+
+    def check_client(self) -> None:
+        """Stop if the client has closed its connection (nobody waits for
+        the answer; nothing is stored)."""
+        if client_gone():
+            seconds = time.monotonic() - self.started
+            logger.warning(
+                "Upload parse stopped after %.1f s: the client closed the connection.",
+                seconds,
+            )
+            raise ClientGoneError(
+                f"The client closed the connection; reading the upload stopped "
+                f"after {seconds:.1f} s and nothing was stored."
             )
 
 
