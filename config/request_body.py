@@ -113,8 +113,13 @@ def client_gone() -> bool:
     """Whether this request's client has closed its connection (False when
     the server does not say, see the module's docstring)."""
     client = _client.get()
-    if client is None:
-        return False
+    return client is not None and connection_closed(client)
+
+
+def connection_closed(client: socket.socket) -> bool:
+    """Whether the peer of `client` has closed it: a peek at its next byte
+    reads end-of-file (the request's body has been read, so a client still
+    connected has nothing to say)."""
     try:
         return client.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
     except BlockingIOError:

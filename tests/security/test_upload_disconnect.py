@@ -8,11 +8,17 @@ once the client has closed it.
 """
 
 import io
+import os
 import socket
+import subprocess
+import sys
+import time
 
 import pytest
+from django.conf import settings
 
 from analysis.models import ResultsVersion
+from tests.processes import stop_processes
 from tests.security.crafted import xlsx_many_cells
 
 URL = "/api/v1/registrations/miccai-2027-001/results/?commit=true"
@@ -119,3 +125,88 @@ def test_a_client_still_connected_gets_its_answer(
 ):
     response = _post(organizer_api, _multipart(CSV, "r.csv"), client=open_client)
     assert response.status_code == 201
+
+
+# --- under gunicorn itself: its sync worker lets the closed socket be seen -----
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def gunicorn(tmp_path):
+    """gunicorn (one sync worker, as compose.yaml runs it) serving
+    tests/security/disconnect_app.py; its report file."""
+    port = _free_port()
+    report = tmp_path / "report"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tests.security.disconnect_app:application",
+            *("--bind", f"127.0.0.1:{port}", "--workers", "1"),
+            *("--worker-class", "sync", "--timeout", "60"),
+        ],
+        cwd=settings.BASE_DIR,
+        env={**os.environ, "DISCONNECT_REPORT": str(report)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.1)
+        yield port, report
+    finally:
+        stop_processes([process])
+
+
+def _send(port: int, watch: float) -> socket.socket:
+    client = socket.create_connection(("127.0.0.1", port))
+    body = b"x" * 1000
+    client.sendall(
+        b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+        + f"Content-Length: {len(body)}\r\nX-Watch-Seconds: {watch}\r\n".encode()
+        + b"\r\n"
+        + body
+    )
+    return client
+
+
+def _report(path, within: float = 20) -> tuple[str, float]:
+    deadline = time.monotonic() + within
+    while not path.exists() or not path.read_text():
+        assert time.monotonic() < deadline, "the application wrote no report"
+        time.sleep(0.05)
+    closed, seconds = path.read_text().split()
+    return closed, float(seconds)
+
+
+@pytest.mark.slow
+def test_under_gunicorn_a_closed_connection_is_seen_at_once(gunicorn):
+    port, report = gunicorn
+    client = _send(port, watch=15)
+    time.sleep(0.5)
+    client.close()
+    closed, seconds = _report(report)
+    assert closed == "True"
+    assert seconds < 3  # 0.5 s, and the watch polls every 20 ms
+
+
+@pytest.mark.slow
+def test_under_gunicorn_a_connected_client_is_not_taken_for_gone(gunicorn):
+    port, report = gunicorn
+    client = _send(port, watch=1)
+    answer = client.recv(1000)
+    client.close()
+    assert answer.startswith(b"HTTP/1.1 200 OK")
+    assert _report(report)[0] == "False"
