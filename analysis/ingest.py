@@ -161,7 +161,19 @@ def checked(raw: pd.DataFrame) -> CheckedResults:
 
 def parse_upload(name: str, data: bytes) -> CheckedResults:
     """The one parse of an uploaded file: read, check, normalise (UploadError)."""
-    return checked(read_upload(name, data))
+    deadline = Deadline()
+    raw = read_upload(name, data, deadline=deadline)
+    _stop_if_client_gone(deadline)  # before the checks, the other long step
+    return checked(raw)
+
+
+def _stop_if_client_gone(deadline: Deadline) -> None:
+    """A CSV is read by pandas in one call: its client is looked at between
+    the steps (:func:`config.request_body.client_gone`)."""
+    try:
+        deadline.check_client()
+    except WorkbookError as exc:
+        raise UploadError(exc.messages) from None
 
 
 def read_normalised(content: str, *, lines: np.ndarray | None = None) -> CheckedResults:
@@ -189,13 +201,19 @@ def moved_lines(table: CheckedResults) -> np.ndarray | None:
 
 
 def read_upload(
-    name: str, data: bytes, *, limits: TableLimits | None = None
+    name: str,
+    data: bytes,
+    *,
+    limits: TableLimits | None = None,
+    deadline: Deadline | None = None,
 ) -> pd.DataFrame:
     """Read an uploaded CSV or XLSX file, enforcing size, shape and type limits.
 
     The text cells as read; :func:`parse_upload` checks and normalises them.
-    ``limits``: the table's bounds (by default the results limits).
+    ``limits``: the table's bounds (by default the results limits);
+    ``deadline``: the parse's budget, started now by default.
     """
+    deadline = deadline or Deadline()
     limits = limits or TableLimits.for_results()
     limit = settings.MAX_UPLOAD_BYTES
     if len(data) > limit:
@@ -207,16 +225,18 @@ def read_upload(
     lower = (name or "").lower()
     if lower.endswith(XLSX_TYPES):
         try:
-            return _read_xlsx(data, limits)
+            return _read_xlsx(data, limits, deadline)
         except WorkbookError as exc:
             raise UploadError(exc.messages) from None
     if not lower.endswith(CSV_TYPES):
         raise UploadError(["Upload a .csv or .xlsx file."])
     _check_csv_shape(data, limits)
+    _stop_if_client_gone(deadline)
     try:
         frame = read_results(io.BytesIO(data))
     except ResultsError as exc:  # encoding, separator, field counts, … (by line)
         raise UploadError(exc.errors) from None
+    _stop_if_client_gone(deadline)
     _refuse_control_characters(data)  # once the encoding is known to be UTF-8
     _check_cell_lengths(frame, limits)
     return frame
@@ -271,7 +291,7 @@ def _check_cell_lengths(frame: pd.DataFrame, limits: TableLimits) -> None:
         raise UploadError(problems)
 
 
-def _read_xlsx(data: bytes, limits: TableLimits) -> pd.DataFrame:
+def _read_xlsx(data: bytes, limits: TableLimits, deadline: Deadline) -> pd.DataFrame:
     """Stream the first sheet after checking the archive's declared sizes and
     scanning its XML (:mod:`analysis.xlsx`).
 
@@ -291,7 +311,6 @@ def _read_xlsx(data: bytes, limits: TableLimits) -> pd.DataFrame:
                 f"{grouped(limit)} bytes. Upload the results as CSV or split them."
             ]
         )
-    deadline = Deadline()
     limits = limits.for_xlsx()
     try:
         xlsx.scan_parts(archive, limits, deadline)

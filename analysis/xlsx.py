@@ -13,7 +13,11 @@ while it is still cheap:
   blank row or a declared-but-empty column costs its place in the limits, not
   a millisecond of filling at read time;
 - no cell (shared strings included) holds more than ``cell_chars`` characters;
-- the whole parse stops after ``MAX_UPLOAD_PARSE_SECONDS``.
+- no cell, shared string or sheet name holds a control character, as the CSV
+  rule has it, named by its cell (:mod:`analysis.xlsx_controls`);
+- the whole parse stops after ``MAX_UPLOAD_PARSE_SECONDS``, or as soon as the
+  client has closed its connection, where the server lets that be seen
+  (:func:`config.request_body.client_gone`).
 
 :func:`present_rows` then reads only the rows the sheet holds (openpyxl's own
 iterator makes up every missing row between two present ones).
@@ -21,6 +25,7 @@ iterator makes up every missing row between two present ones).
 
 from __future__ import annotations
 
+import logging
 import time
 import zipfile
 from collections.abc import Iterator
@@ -35,7 +40,15 @@ from openpyxl.utils.cell import (
 )
 from openpyxl.worksheet._reader import WorkSheetParser
 
+from config.request_body import client_gone
+from config.text import CONTROL
+
+from . import xlsx_controls as controls
+
 CHUNK = 1 << 16
+CLIENT_POLL_SECONDS = 0.25  # how often a parse looks whether its client left
+
+logger = logging.getLogger(__name__)
 XML_SUFFIXES = (".xml", ".rels", ".vml")
 
 
@@ -105,18 +118,43 @@ class TableLimits:
             )
 
 
+class ClientGoneError(WorkbookError):
+    """The client closed its connection while its upload was parsed."""
+
+
 class Deadline:
-    """The parse's time budget (``MAX_UPLOAD_PARSE_SECONDS``), checked often."""
+    """The parse's budget, checked often: ``MAX_UPLOAD_PARSE_SECONDS``, and
+    the client still connected (looked at every ``CLIENT_POLL_SECONDS``)."""
 
     def __init__(self, seconds: float | None = None):
         self.seconds = settings.MAX_UPLOAD_PARSE_SECONDS if seconds is None else seconds
-        self.end = time.monotonic() + self.seconds
+        self.started = time.monotonic()
+        self.end = self.started + self.seconds
+        self.next_poll = self.started + CLIENT_POLL_SECONDS
 
     def check(self) -> None:
-        if time.monotonic() > self.end:
+        now = time.monotonic()
+        if now > self.end:
             raise WorkbookError(
                 f"Reading the workbook took longer than {self.seconds:g} s "
                 "(MAX_UPLOAD_PARSE_SECONDS); upload the results as CSV."
+            )
+        if now >= self.next_poll:
+            self.next_poll = now + CLIENT_POLL_SECONDS
+            self.check_client()
+
+    def check_client(self) -> None:
+        """Stop if the client has closed its connection (nobody waits for
+        the answer; nothing is stored)."""
+        if client_gone():
+            seconds = time.monotonic() - self.started
+            logger.warning(
+                "Upload parse stopped after %.1f s: the client closed the connection.",
+                seconds,
+            )
+            raise ClientGoneError(
+                f"The client closed the connection; reading the upload stopped "
+                f"after {seconds:.1f} s and nothing was stored."
             )
 
 
@@ -133,38 +171,65 @@ def _refuse_dtd(*_args) -> None:
     )
 
 
-def _parse(stream, parser, deadline: Deadline, *, until=lambda: False) -> None:
-    """Feed a part to expat (any DTD refused) until it ends or `until()`."""
+def _parse(
+    stream, parser, deadline: Deadline, *, until=lambda: False, on_control=None
+) -> None:
+    """Feed a part to expat (any DTD refused) until it ends or `until()`.
+
+    Where expat stops at a control character XML forbids, ``on_control(found)``
+    refuses it by its place (or returns to end this part); any other error
+    refuses the workbook as unreadable."""
     parser.StartDoctypeDeclHandler = _refuse_dtd
     parser.EntityDeclHandler = _refuse_dtd
+    tail, chunk, start = b"", b"", 0  # `start`: the chunk's first byte
     try:
         while chunk := stream.read(CHUNK):
             parser.Parse(chunk, False)
             deadline.check()
             if until():
                 return
+            tail, start = chunk[-16:], start + len(chunk)
         parser.Parse(b"", True)
     except expat.ExpatError as exc:
-        raise WorkbookError(f"The workbook cannot be read: {exc}") from None
+        window = tail + chunk
+        position = parser.ErrorByteIndex - (start - len(tail))
+        found = controls.at_error(window, position)
+        if found is None or on_control is None:
+            raise WorkbookError(f"The workbook cannot be read: {exc}") from None
+        on_control(found)
 
 
 class _SharedStrings:
-    """The length of each string (``si``) of a shared strings table."""
+    """The length of each string (``si``) of a shared strings table, and
+    those that hold a control character (in ``controls``, by index)."""
 
-    def __init__(self, limits: TableLimits):
+    def __init__(self, limits: TableLimits, found: controls.SharedStringControls):
         self.limits = limits
+        self.found = found
+        self.finder = controls.ControlFinder()
         self.length = 0
         self.count = 0
         self.inside = False
+        self.clean = True
 
     def start(self, name: str, _attrs) -> None:
+        self.finder.carry = ""
         if _local(name) == "si":
             self.length = 0
             self.inside = True
+            self.clean = True
 
     def text(self, data: str) -> None:
         if self.inside:
             self.length += len(data)
+            if self.clean and (found := self.finder.find(data)):
+                self.control(found)
+
+    def control(self, found: str) -> None:
+        """String ``count`` holds a control character: remembered, so its
+        first cell can be named once every part is scanned."""
+        self.found.add(self.count, found)
+        self.clean = False
 
     def end(self, name: str) -> None:
         if _local(name) == "si":
@@ -186,9 +251,11 @@ class _SheetShape:
         self.cells = 0
         self.in_row = 0
         self.text = 0
+        self.element = ""
+        self.finder = controls.ControlFinder()
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        tag = _local(name)
+        tag = self.element = _local(name)
         if tag == "c":
             self._cell(attrs.get("r"))
         elif tag == "row":
@@ -224,6 +291,7 @@ class _SheetShape:
         else:
             self.column += 1
         self.text = 0
+        self.finder.carry = ""
         self.cells += 1
         self.in_row += 1
         if self.in_row > self.limits.columns:  # cells repeating one column
@@ -240,7 +308,24 @@ class _SheetShape:
     def characters(self, data: str) -> None:
         self.text += len(data)
         if self.text > self.limits.cell_chars:
-            self.limits.check_text(self.text, f"Cell {_letters(self.column)}{self.row}")
+            self.limits.check_text(self.text, f"Cell {self.cell}")
+        if (
+            self.element in CELL_TEXT
+            and ("_" in data or self.finder.carry or CONTROL.search(data))
+            and (found := self.finder.find(data))
+        ):
+            self.control(found)
+
+    @property
+    def cell(self) -> str:
+        return f"{_letters(self.column)}{self.row}"
+
+    def control(self, found: str) -> None:
+        where = f"Cell {self.cell}" if self.element in CELL_TEXT else "The sheet"
+        raise WorkbookError(controls.message(where, found))
+
+
+CELL_TEXT = ("t", "v")  # an inline string's text, a value (formulas are not read)
 
 
 DIGITS = "0123456789"
@@ -257,44 +342,110 @@ class _Part:
     before it). Every sheet is checked, not only the first: openpyxl reads
     each sheet without a ``<dimension>`` through to find its size."""
 
-    def __init__(self, parser, limits: TableLimits, deadline: Deadline):
+    def __init__(
+        self,
+        parser,
+        limits: TableLimits,
+        deadline: Deadline,
+        strings: controls.SharedStringControls,
+    ):
         self.parser = parser
         self.limits = limits
         self.deadline = deadline
+        self.strings = strings
         self.root = ""
+        self.checks = None
+        self.sheets = 0
         parser.StartElementHandler = self.start
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         self.root = _local(name)
         if self.root == "worksheet":
-            shape = _SheetShape(self.limits, self.deadline)
-            self.parser.StartElementHandler = shape.start
-            self.parser.CharacterDataHandler = shape.characters
+            self.checks = _SheetShape(self.limits, self.deadline)
+            self.parser.StartElementHandler = self.checks.start
+            self.parser.CharacterDataHandler = self.checks.characters
         elif self.root == "sst":
-            strings = _SharedStrings(self.limits)
-            self.parser.StartElementHandler = strings.start
-            self.parser.CharacterDataHandler = strings.text
-            self.parser.EndElementHandler = strings.end
+            self.checks = _SharedStrings(self.limits, self.strings)
+            self.parser.StartElementHandler = self.checks.start
+            self.parser.CharacterDataHandler = self.checks.text
+            self.parser.EndElementHandler = self.checks.end
+        elif self.root == "workbook":
+            self.parser.StartElementHandler = self.workbook_element
         else:
             self.parser.StartElementHandler = None
 
+    def workbook_element(self, name: str, attrs: dict[str, str]) -> None:
+        """A sheet's name with a control character is refused (by position)."""
+        if _local(name) == "sheet":
+            self.sheets += 1
+            found = controls.ControlFinder().find(attrs.get("name", ""))
+            if found:
+                where = f"The name of sheet {self.sheets}"
+                raise WorkbookError(controls.message(where, found))
+
+    def control(self, found: str) -> None:
+        """expat stopped at a control character XML forbids."""
+        if self.checks is not None:
+            self.checks.control(found)  # a sheet's raises; strings remember
+        elif self.root == "workbook":
+            raise WorkbookError(controls.message("The list of sheets", found))
+        else:
+            raise WorkbookError(controls.message("The workbook", found))
+
     def done(self) -> bool:
-        return bool(self.root) and self.root not in ("worksheet", "sst")
+        return bool(self.root) and self.root not in ("worksheet", "sst", "workbook")
 
 
 def scan_parts(
     archive: zipfile.ZipFile, limits: TableLimits, deadline: Deadline
 ) -> None:
-    """Refuse any XML part with a DTD, any sheet over the limits and shared
-    strings over the cell length, before openpyxl reads the workbook."""
+    """Refuse any XML part with a DTD, any sheet over the limits, shared
+    strings over the cell length and control characters, before openpyxl
+    reads the workbook."""
+    strings = controls.SharedStringControls()
+    sheets = []
     for member in archive.infolist():
         if not member.filename.lower().endswith(XML_SUFFIXES):
             continue
-        parser = expat.ParserCreate(namespace_separator=" ")
-        parser.buffer_text = True  # one call per text, not per line
-        part = _Part(parser, limits, deadline)
+        parser = _parser()
+        part = _Part(parser, limits, deadline, strings)
         with archive.open(member) as stream:
-            _parse(stream, parser, deadline, until=part.done)
+            _parse(stream, parser, deadline, until=part.done, on_control=part.control)
+        if part.root == "worksheet":
+            sheets.append(member)
+    if strings:
+        _refuse_shared_controls(archive, sheets, strings, deadline)
+
+
+def _parser():
+    parser = expat.ParserCreate(namespace_separator=" ")
+    parser.buffer_text = True  # one call per text, not per line
+    return parser
+
+
+def _refuse_shared_controls(
+    archive: zipfile.ZipFile,
+    sheets: list[zipfile.ZipInfo],
+    strings: controls.SharedStringControls,
+    deadline: Deadline,
+) -> None:
+    """Refuse the shared strings with a control character, naming the first
+    cell that uses one (sheets scanned again, only now, and only for this)."""
+    try:
+        for member in sheets:
+            parser = _parser()
+            finder = controls.SharedStringCells(strings)
+            parser.StartElementHandler = finder.start
+            parser.CharacterDataHandler = finder.text
+            parser.EndElementHandler = finder.end
+            with archive.open(member) as stream:
+                _parse(stream, parser, deadline)
+    except controls.UsedBy as used:
+        found = strings.found[used.index]
+        raise WorkbookError(controls.message(f"Cell {used.cell}", found)) from None
+    index = min(strings.found)
+    where = f"Shared string {index + 1} (no cell uses it)"
+    raise WorkbookError(controls.message(where, strings.found[index]))
 
 
 def present_rows(sheet, deadline: Deadline) -> Iterator[tuple[int, list]]:

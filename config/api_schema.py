@@ -14,6 +14,10 @@ forget one:
 - 409 on every write: a registered design changes only through an approved
   amendment (`config.api.exception_handler`);
 - 413 and 415 where the operation reads a body (size limit; JSON only).
+
+Integer bounds that come from a database column's range are stated as on
+PostgreSQL, the production database (:func:`integer_bounds_as_on_postgresql`),
+so the published schema is the same whichever database generated it.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db import connection, models
+from django.db.backends.base.operations import BaseDatabaseOperations
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -132,3 +139,81 @@ def set_servers(result, generator, request, public):
         {"url": getattr(settings, "SITE_URL", "") or "/", "description": "This site"}
     ]
     return result
+
+
+# PostgreSQL's column ranges are Django's defaults (its backend overrides none);
+# tests/test_api_contract.py checks that against the backend itself.
+POSTGRESQL_INTEGER_RANGES = BaseDatabaseOperations.integer_field_ranges
+INT32 = (-(2**31), 2**31 - 1)
+
+
+def integer_bounds_as_on_postgresql(result, generator, request, public):
+    """State the bounds a model's integer column gives a serializer field as
+    PostgreSQL's, whichever database generated the schema.
+
+    DRF bounds a model integer field by the default connection's column range:
+    SQLite stores 64 bits for every integer type, PostgreSQL's ``integer``
+    stops at 2**31 - 1. A bound equal to this connection's range for the
+    field's type becomes PostgreSQL's (a stricter validator's bound stays), and
+    ``format: int64`` is set as drf-spectacular sets it: only past 32 bits.
+    """
+    schemas = result.get("components", {}).get("schemas", {})
+    # drf-spectacular keeps the serializer behind each component only in its
+    # registry (no public accessor; drf-spectacular is pinned)
+    for component in generator.registry._components.values():
+        schema = schemas.get(component.name)
+        serializer = _serializer(component.object)
+        if schema is None or serializer is None:
+            continue
+        properties = schema.get("properties", {})
+        for name, kind in _model_integer_fields(serializer):
+            if name in properties:
+                _as_on_postgresql(properties[name], kind)
+    return result
+
+
+def _serializer(obj: Any) -> serializers.Serializer | None:
+    if isinstance(obj, type) and issubclass(obj, serializers.Serializer):
+        try:
+            obj = obj()
+        except Exception:  # a serializer that needs arguments: no model fields
+            return None
+    model = getattr(getattr(obj, "Meta", None), "model", None)
+    if isinstance(obj, serializers.Serializer) and model is not None:
+        return obj
+    return None
+
+
+def _model_integer_fields(serializer: serializers.Serializer):
+    """(field name, internal type) of the serializer's fields that stand for
+    an integer column of its model."""
+    options = serializer.Meta.model._meta
+    for name, field in serializer.fields.items():
+        if not isinstance(field, serializers.IntegerField) or "." in field.source:
+            continue
+        try:
+            column = options.get_field(field.source)
+        except Exception:  # a computed field (method, property): no column
+            continue
+        if isinstance(column, models.IntegerField):
+            yield name, column.get_internal_type()
+
+
+def _as_on_postgresql(
+    prop: dict[str, Any], kind: str, *, here: tuple[int, int] | None = None
+) -> None:
+    """``prop``'s bounds equal to ``here`` (this connection's column range for
+    ``kind``) become PostgreSQL's."""
+    here = here or connection.ops.integer_field_range(kind)
+    there = POSTGRESQL_INTEGER_RANGES[kind]
+    changed = False
+    for key, ours, theirs in zip(("minimum", "maximum"), here, there, strict=True):
+        if key in prop and prop[key] == ours != theirs:
+            prop[key] = theirs
+            changed = True
+    if not changed:
+        return
+    if all(INT32[0] <= prop.get(k, 0) <= INT32[1] for k in ("minimum", "maximum")):
+        prop.pop("format", None)
+    else:
+        prop["format"] = "int64"

@@ -15,6 +15,7 @@ from django.test import Client
 from drf_spectacular.renderers import OpenApiYamlRenderer
 from openapi_core import OpenAPI
 
+from config import api_schema
 from tests import api_contract
 from tests.factories import UserFactory
 
@@ -33,18 +34,52 @@ def _write_operations() -> list[tuple[str, str]]:
 
 
 def test_docs_openapi_yaml_is_the_current_schema():
-    from django.db import connection
-
-    if connection.vendor != "sqlite":
-        # Integer bounds come from the database's field ranges (PostgreSQL's
-        # integers stop at 2**31 - 1); the artefact is the embedded default's.
-        pytest.skip("docs/openapi.yaml is generated on SQLite (the CI's first leg)")
+    # on SQLite and PostgreSQL alike: integer bounds are stated as PostgreSQL's
+    # (config.api_schema.integer_bounds_as_on_postgresql)
     current = OpenApiYamlRenderer().render(api_contract.generate_schema()).decode()
     assert SCHEMA_FILE.read_text() == current, (
         "docs/openapi.yaml is stale: regenerate it with `python manage.py "
         "spectacular --file docs/openapi.yaml` and note breaking changes in "
         "docs/api.md (Changelog)."
     )
+
+
+def test_column_bounds_are_postgresqls_whichever_database_generates():
+    schema = api_contract.generate_schema()["components"]["schemas"]
+    # PositiveIntegerField: 64 bits on SQLite, PostgreSQL's `integer` otherwise
+    assert schema["Task"]["properties"]["position"] == {
+        "type": "integer",
+        "maximum": 2147483647,
+        "minimum": 0,
+    }
+    assert schema["Challenge"]["properties"]["revision"]["maximum"] == 2147483647
+    assert "format" not in schema["Challenge"]["properties"]["revision"]
+
+
+def test_column_bounds_of_another_database_become_postgresqls():
+    # a PositiveIntegerField's bounds as SQLite gives them (2**63 - 1)
+    from django.db.backends.sqlite3.base import DatabaseWrapper  # (not at load)
+
+    sqlite_range = DatabaseWrapper.ops_class(None).integer_field_range(
+        "PositiveIntegerField"
+    )
+    assert sqlite_range == (0, 2**63 - 1)
+    prop = {"type": "integer", "maximum": 2**63 - 1, "minimum": 0, "format": "int64"}
+    api_schema._as_on_postgresql(prop, "PositiveIntegerField", here=sqlite_range)
+    assert prop == {"type": "integer", "maximum": 2147483647, "minimum": 0}
+
+
+def test_a_stricter_bound_than_the_column_stays():
+    prop = {"type": "integer", "maximum": 100, "minimum": 0}
+    api_schema._as_on_postgresql(prop, "BigIntegerField")
+    assert prop == {"type": "integer", "maximum": 100, "minimum": 0}
+
+
+def test_the_postgresql_ranges_are_the_backends_own():
+    postgresql = pytest.importorskip("django.db.backends.postgresql.operations")
+    ranges = postgresql.DatabaseOperations.integer_field_ranges
+    assert ranges == api_schema.POSTGRESQL_INTEGER_RANGES
+    assert ranges["PositiveIntegerField"] == (0, 2147483647)
 
 
 def test_the_published_schema_is_valid_openapi():

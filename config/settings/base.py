@@ -68,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.request_body.UploadClientMiddleware",  # whole bodies; client watched
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -361,6 +362,7 @@ SPECTACULAR_SETTINGS = {
         "config.api_schema.document_error_responses",
         "config.api_schema.drop_untyped_nullable",
         "config.api_schema.set_servers",
+        "config.api_schema.integer_bounds_as_on_postgresql",
     ],
 }
 
