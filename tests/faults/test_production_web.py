@@ -97,6 +97,7 @@ def test_redis_hung_analysis_start_202_in_time_and_the_run_completes(
     assert (started.status, started.json()["detail"]) == (202, QUEUED)
     assert started.seconds < 5, started.seconds
     assert (ready.status, ready.json()["status"]) == (200, "degraded")
+    assert ready.json()["checks"]["broker"]["ok"] is False
     assert ready.seconds < 2, ready.seconds
 
     run_id = started.json()["id"]
