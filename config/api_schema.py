@@ -13,7 +13,9 @@ forget one:
   write (a write that breaks a rule of the design, e.g. clearing an answer);
 - 409 on every write: a registered design changes only through an approved
   amendment (`config.api.exception_handler`);
-- 413 and 415 where the operation reads a body (size limit; JSON only).
+- 413 and 415 where the operation reads a body (size limit; JSON only);
+- 503 everywhere: the database did not answer (hung, restarting), with
+  Retry-After (`config.unavailable`); one shared response, referenced.
 
 Integer bounds that come from a database column's range are stated as on
 PostgreSQL, the production database (:func:`integer_bounds_as_on_postgresql`),
@@ -56,6 +58,17 @@ DESCRIPTIONS = {
     "(MAX_ACTIVE_RUNS_PER_USER, MAX_ACTIVE_RUNS); Retry-After says when to try "
     "again.",
 }
+UNAVAILABLE = {
+    "description": "The database did not answer; the request was not completed. "
+    "Retry-After says when to try again.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    "headers": {
+        "Retry-After": {
+            "description": "Seconds to wait before trying again.",
+            "schema": {"type": "integer"},
+        }
+    },
+}
 # An operation that starts work declares `429: BUSY_RESPONSE`; the hook below
 # gives it the Error body and the Retry-After header.
 BUSY_RESPONSE = OpenApiResponse(description=DESCRIPTIONS["429"])
@@ -82,6 +95,9 @@ def document_error_responses(result, generator, request, public):
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.setdefault("Error", ERROR_SCHEMA)
     reference = {"$ref": "#/components/schemas/Error"}
+    shared = result["components"].setdefault("responses", {})
+    shared.setdefault("DatabaseUnavailable", UNAVAILABLE)
+    unavailable = {"$ref": "#/components/responses/DatabaseUnavailable"}
     for path, item in result.get("paths", {}).items():
         for method, operation in item.items():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -97,6 +113,7 @@ def document_error_responses(result, generator, request, public):
                         "schema": {"type": "integer"},
                     }
                 }
+            responses.setdefault("503", unavailable)
             for code in _statuses(path, method, operation):
                 responses.setdefault(
                     code,

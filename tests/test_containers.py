@@ -1,5 +1,6 @@
 """compose.yaml and the Dockerfile hold together (Docker itself is not run here)."""
 
+import re
 from pathlib import Path
 
 import yaml
@@ -82,3 +83,18 @@ def test_readme_and_operations_agree_with_compose():
     assert "send_review_reminders" in readme
     for setting in ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL"):
         assert f"`{setting}`" in readme, setting
+
+
+def test_operations_states_the_defaults_the_settings_have():
+    """The table of docs/operations.md: each numeric default is the setting's."""
+    from django.conf import settings
+
+    operations = (ROOT / "docs" / "operations.md").read_text()
+    rows = re.findall(r"^\| `([A-Z_]+)` \| ([\d. ]+) \|", operations, re.MULTILINE)
+    stated = {name: float(value.replace(" ", "")) for name, value in rows}
+    assert len(stated) >= 10, stated
+    for name, value in stated.items():
+        assert float(getattr(settings, name)) == value, name
+    compose = (ROOT / "compose.yaml").read_text()
+    visibility = settings.CELERY_VISIBILITY_TIMEOUT
+    assert f"CELERY_VISIBILITY_TIMEOUT\n  # (default {visibility} s)" in compose

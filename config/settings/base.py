@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "config.middleware.SecurityHeadersMiddleware",
     "config.middleware.RegisteredDataMiddleware",
     "config.middleware.ControlCharactersMiddleware",
+    "config.unavailable.DatabaseUnavailableMiddleware",  # 503, not 500
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -107,11 +108,28 @@ DATABASES = {
     )
 }
 # A PostgreSQL that accepts connections and answers nothing (hung, not stopped)
-# costs a request at most this many seconds to connect (libpq connect_timeout).
-DATABASE_CONNECT_TIMEOUT = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+# costs a request at most this many seconds to connect (libpq connect_timeout;
+# libpq's minimum is 2).
+DATABASE_CONNECT_TIMEOUT = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "3"))
+# A kept connection (CONN_MAX_AGE > 0 with CONN_HEALTH_CHECKS) that has not
+# answered its health check within this many seconds is given up and a new one
+# opened (config/postgresql/base.py): a request reaching a hung server answers
+# 503 within about this + DATABASE_CONNECT_TIMEOUT seconds (docs/operations.md).
+DATABASE_HEALTH_CHECK_SECONDS = float(
+    os.environ.get("DATABASE_HEALTH_CHECK_SECONDS", "1")
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = (
-        DATABASE_CONNECT_TIMEOUT
+    DATABASES["default"]["ENGINE"] = "config.postgresql"  # the bounded check
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        connect_timeout=DATABASE_CONNECT_TIMEOUT,
+        # A server whose host vanished (no answer, not even from its kernel):
+        # an idle kept connection is found dead after 10 + 3 x 5 s, one with
+        # data in flight after 15 s, instead of the kernel's ~15 minutes.
+        keepalives=1,
+        keepalives_idle=10,
+        keepalives_interval=5,
+        keepalives_count=3,
+        tcp_user_timeout=15000,
     )
 # /ready/ runs its checks at once and fails the ones that have not answered
 # within this many seconds (a hung server), so it answers within about 2 s.

@@ -38,7 +38,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # PostgreSQL: the append-only tables refuse TRUNCATE (audit, registry
 # migrations), which Django's test flush uses between transactional tests;
 # test connections say they may (tests/security/test_truncate.py turns it off).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "config.postgresql":  # noqa: F405
     _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
     _options["options"] = (
         _options.get("options", "") + " -c registry.test_flush=on"

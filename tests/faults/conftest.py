@@ -7,9 +7,12 @@ Every test here needs the private PostgreSQL cluster and Redis server that
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import http.client
 import io
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -29,7 +32,7 @@ from analysis.models import AnalysisRun
 from analysis.services import compute_output, results_frame
 from config.celery import app
 from tests.analysis.django.conftest import SCHEME, registration, results_csv
-from tests.faults.stack import PostgresCluster, RedisServer
+from tests.faults.stack import PostgresCluster, RedisServer, free_port
 from tests.processes import stop_processes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,6 +119,17 @@ class Stack:
         for alias in connections:
             connections[alias].close()
 
+    @contextlib.contextmanager
+    def postgres_stopped(self) -> Iterator[None]:
+        """PostgreSQL shut down (fast: sessions ended), started afterwards."""
+        self.postgres.stop()
+        try:
+            yield
+        finally:
+            self.postgres.start()
+            for alias in connections:
+                connections[alias].close()
+
 
 @pytest.fixture(scope="session")
 def stack():
@@ -142,6 +156,128 @@ def worker_command() -> list[str]:
     program, *args = compose_worker_command()
     assert program == "celery", program
     return [sys.executable, "-m", "celery", *args]
+
+
+def compose_web_command() -> list[str]:
+    """The gunicorn part of the web service's command in compose.yaml (after
+    its migrate and resume_jobs steps), read from the file."""
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    shell = compose["services"]["web"]["command"]
+    assert shell.startswith("sh -c "), shell
+    script = shlex.split(shell)[2]
+    return shlex.split(script.split("exec ", 1)[1])
+
+
+def _replaced(command: list[str], option: str, value: str) -> list[str]:
+    at = command.index(option)
+    return [*command[: at + 1], value, *command[at + 2 :]]
+
+
+class Web:
+    """The site as compose runs it: gunicorn with compose.yaml's arguments and
+    the production settings (persistent, health-checked database connections;
+    the Redis cache), on a free local port, against the test database, sending
+    jobs to the test's workers."""
+
+    def __init__(self, stack: Stack, workers: Workers, tmp_path: Path):
+        self.stack, self.workers, self.tmp_path = stack, workers, tmp_path
+        self.port = free_port()
+        self.log = tmp_path / "web.log"
+        self.process: subprocess.Popen | None = None
+
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "SECRET_KEY": "faults-only-secret-key-0123456789-abcdefghijklmnop",
+            "DATABASE_URL": database_url(),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SITE_URL": f"http://127.0.0.1:{self.port}",
+            "SECURE_SSL_REDIRECT": "0",
+            "SECURE_COOKIES": "0",
+            "MEDIA_ROOT": str(self.workers.media),
+            "CACHE_URL": self.stack.redis_url.replace("/0", "/1"),
+            "CELERY_BROKER_URL": self.stack.redis_url,
+            "CELERY_TASK_DEFAULT_QUEUE": self.workers.queue,
+        }
+
+    def start(self, *, workers: int = 1) -> Web:
+        """gunicorn, ``workers`` processes (one: every request reuses the one
+        kept database connection), ready to answer."""
+        program, *args = compose_web_command()
+        assert program == "gunicorn", program
+        args = _replaced(args, "--bind", f"127.0.0.1:{self.port}")
+        args = _replaced(args, "--workers", str(workers))
+        with self.log.open("w") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", *args],
+                cwd=ROOT,
+                env=self.env(),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        wait_for(
+            lambda: self._answers("/health/"),
+            seconds=60,
+            what=f"gunicorn answers: {self.log}",
+        )
+        return self
+
+    def _answers(self, path: str) -> bool:
+        try:
+            return self.request("GET", path).status == 200
+        except OSError:
+            return False
+
+    def request(
+        self, method: str, path: str, *, token: str = "", body: dict | None = None
+    ) -> Answer:
+        """One request with its own connection, timed (30 s at most)."""
+        headers = {"Host": "127.0.0.1"}
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        started = time.monotonic()
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            connection.request(method, path, body=data, headers=headers)
+            response = connection.getresponse()
+            content = response.read()
+        finally:
+            connection.close()
+        return Answer(
+            response.status,
+            dict(response.getheaders()),
+            content,
+            time.monotonic() - started,
+        )
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop_processes([self.process])
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: dict[str, str]
+    content: bytes
+    seconds: float
+
+    def json(self) -> dict:
+        return json.loads(self.content)
+
+
+@pytest.fixture
+def web(stack, workers, tmp_path):
+    """Start the site with ``web.start()``; stopped afterwards."""
+    site = Web(stack, workers, tmp_path)
+    yield site
+    site.stop()
 
 
 class Workers:

@@ -249,35 +249,6 @@ def timed_get(client: Client, url: str):
     return response, time.monotonic() - started
 
 
-def test_redis_hung_ready_and_analysis_start_answer_in_time_and_the_run_completes(
-    stack, workers, watchdog, redis_cache, big_results, organizer, media
-):
-    workers.start()
-    token = Token.objects.create(user=organizer)
-    api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    assert Client().get("/health/").status_code == 200  # warm: the URLs imported
-    with stack.hung(stack.redis_pids()):
-        ready, seconds = timed_get(Client(), "/ready/")
-        assert seconds < 2, ready.content
-        assert (ready.status_code, ready.json()["status"]) == (200, "degraded")
-        assert ready.json()["checks"]["broker"]["ok"] is False
-        started_at = time.monotonic()
-        started = api.post(
-            f"/api/v1/results/{big_results.pk}/analyses/",
-            {"scheme": SLOW_SCHEME},
-            format="json",
-        )
-        assert time.monotonic() - started_at < 5
-        assert started.status_code == 202, started.content
-        detail = started.json()["detail"]
-        assert detail == "queued; it starts when the job queue is back"
-        run_id = started.json()["id"]
-    wait_finished(run_id, what="the queued run completes once Redis answers again")
-    assert_finished_like_uninterrupted(run_id, media)
-    assert AnalysisRun.objects.count() == 1
-
-
 def test_postgres_hung_health_at_once_ready_503_within_2_s_then_200(stack, media):
     client = Client()
     assert client.get("/health/").status_code == 200  # warm: the URLs imported

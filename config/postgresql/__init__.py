@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend, with a bounded health check (see base.py)."""

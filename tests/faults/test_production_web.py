@@ -1,0 +1,136 @@
+"""The site as compose runs it (gunicorn, production settings: persistent
+database connections with health checks, the Redis cache) while PostgreSQL or
+Redis is hung by SIGSTOP or PostgreSQL is shut down, and the Celery workers
+as compose starts them while one of them is killed in a chunked run.
+
+Run with `make faults`; docs/operations.md states each outcome and its bound.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from rest_framework.authtoken.models import Token
+
+from analysis.models import AnalysisChunk, AnalysisRun
+from analysis.services import start_analysis
+from tests.analysis.django.conftest import SCHEME
+from tests.faults.conftest import (
+    SLOW_SCHEME,
+    STALE_SECONDS,
+    compose_web_command,
+    kill_group,
+    wait_for,
+)
+from tests.faults.test_faults import assert_finished_like_uninterrupted, wait_finished
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+UNAVAILABLE = (
+    "The database did not answer; the request was not completed. "
+    "Try again in a few seconds."
+)
+QUEUED = "queued; it starts when the job queue is back"
+BODY = {"scheme": SCHEME}
+
+
+def test_the_site_is_started_with_composes_gunicorn_command():
+    command = compose_web_command()
+    assert command[:2] == ["gunicorn", "config.wsgi:application"]
+    assert "--timeout" in command
+
+
+def start_url(results) -> str:
+    return f"/api/v1/results/{results.pk}/analyses/"
+
+
+def test_postgres_hung_or_stopped_analysis_start_503_in_time_nothing_stored(
+    stack, workers, web, watchdog, big_results, organizer, media
+):
+    workers.start()
+    token = Token.objects.create(user=organizer).key
+    site = web.start()
+    warm = site.request("GET", "/api/v1/me/", token=token)
+    assert warm.status == 200, warm.content  # the worker keeps its connection
+
+    with stack.hung(stack.postgres_pids()):
+        # first: the kept connection's health check is given up, a new one
+        # times out; then: no kept connection, the new one times out
+        hung = [
+            site.request("POST", start_url(big_results), token=token, body=BODY)
+            for _ in range(2)
+        ]
+        ready = site.request("GET", "/ready/")
+    for answer in hung:
+        assert (answer.status, answer.json()) == (503, {"detail": UNAVAILABLE})
+        assert answer.headers["Retry-After"] == "10"
+        assert answer.seconds < 5, [a.seconds for a in hung]
+    assert (ready.status, ready.seconds < 2) == (503, True), ready.content
+
+    warm = site.request("GET", "/api/v1/me/", token=token)
+    assert warm.status == 200, warm.content  # a kept connection again
+    with stack.postgres_stopped():
+        stopped = site.request("POST", start_url(big_results), token=token, body=BODY)
+    assert (stopped.status, stopped.seconds < 5) == (503, True), stopped.content
+
+    assert AnalysisRun.objects.count() == 0  # nothing half-stored
+    started = site.request("POST", start_url(big_results), token=token, body=BODY)
+    assert (started.status, started.seconds < 5) == (202, True), started.content
+    run_id = started.json()["id"]
+    wait_finished(run_id, what="the run started once PostgreSQL answers finishes")
+    assert_finished_like_uninterrupted(run_id, media)
+    print(f"\nPostgreSQL hung: 503 after {[round(a.seconds, 2) for a in hung]} s")
+
+
+def test_redis_hung_analysis_start_202_in_time_and_the_run_completes(
+    stack, workers, web, watchdog, big_results, organizer, media
+):
+    workers.start()
+    token = Token.objects.create(user=organizer).key
+    site = web.start()
+    assert site.request("GET", "/api/v1/me/", token=token).status == 200
+
+    with stack.hung(stack.redis_pids()):
+        started = site.request("POST", start_url(big_results), token=token, body=BODY)
+        ready = site.request("GET", "/ready/")
+    assert (started.status, started.json()["detail"]) == (202, QUEUED)
+    assert started.seconds < 5, started.seconds
+    assert (ready.status, ready.json()["status"]) == (200, "degraded")
+    assert ready.json()["checks"]["broker"]["ok"] is False
+    assert ready.seconds < 2, ready.seconds
+
+    run_id = started.json()["id"]
+    wait_finished(run_id, what="the run queued while Redis hung completes")
+    assert_finished_like_uninterrupted(run_id, media)
+    assert AnalysisRun.objects.count() == 1
+    print(f"\nRedis hung: 202 after {started.seconds:.2f} s")
+
+
+CHUNKED = {"ANALYSIS_CHUNK_THRESHOLD": "1", "ANALYSIS_CHUNK_REPLICATES": "1000"}
+
+
+def test_worker_killed_mid_chunked_run_the_other_finishes_it_unchanged(
+    workers, watchdog, big_results, chair, media
+):
+    doomed = workers.start(**CHUNKED)
+    survivor = workers.start(**CHUNKED)
+    run = start_analysis(results=big_results, actor=chair, scheme=SLOW_SCHEME)
+    chunks = AnalysisChunk.objects.filter(run_id=run.pk)
+    wait_for(
+        lambda: chunks.filter(finished__isnull=False).exists(),
+        seconds=120,
+        what="the first chunk is stored",
+    )
+
+    kill_group(doomed)  # the worker and its pool processes, mid-chunk
+    killed = time.monotonic()
+    left = chunks.filter(finished=None).count()
+    assert left > 4, left  # both workers' pool processes were busy
+
+    wait_finished(run.pk, what="the chunked run finishes after a worker was killed")
+    assert time.monotonic() - killed < STALE_SECONDS + 90
+    assert chunks.count() > 10  # it did run in chunks
+    assert_finished_like_uninterrupted(run.pk, media)
+    assert survivor.poll() is None
+    assert len(workers.processes) == 2  # no worker started by hand
