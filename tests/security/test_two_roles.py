@@ -107,7 +107,7 @@ def url(role: str, password: str, database: str) -> str:
     return f"postgres://{role}:{password}@{where['host']}:{where['port']}/{database}"
 
 
-def manage(database_url: str, *args: str) -> None:
+def manage(database_url: str, *args: str) -> str:
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -122,6 +122,7 @@ def manage(database_url: str, *args: str) -> None:
         timeout=900,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout + done.stderr
 
 
 @pytest.fixture
@@ -172,6 +173,9 @@ def test_the_application_role_cannot_rewrite_the_record(two_roles):
     manage(owner_url, "migrate", "--noinput")
     manage(owner_url, "grant_app_role", "--url", app_url)
     manage(app_url, "shell", "-c", APPLICATION_WORK)  # the app does its work
+    deploy_check = ("check", "--deploy", "--database", "default")
+    assert "owns the record's tables" in manage(owner_url, *deploy_check)
+    assert "audit.W001" not in manage(app_url, *deploy_check)
 
     with psycopg.connect(app_url, autocommit=True) as app:
         before = [
