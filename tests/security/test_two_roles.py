@@ -107,13 +107,13 @@ def url(role: str, password: str, database: str) -> str:
     return f"postgres://{role}:{password}@{where['host']}:{where['port']}/{database}"
 
 
-def manage(database_url: str, *args: str) -> str:
+def run_manage(database_url: str, *args: str) -> subprocess.CompletedProcess:
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
     }
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
@@ -121,6 +121,10 @@ def manage(database_url: str, *args: str) -> str:
         text=True,
         timeout=900,
     )
+
+
+def manage(database_url: str, *args: str) -> str:
+    done = run_manage(database_url, *args)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout + done.stderr
 
@@ -200,15 +204,6 @@ def test_the_application_role_cannot_rewrite_the_record(two_roles):
 
 def test_grant_app_role_refuses_the_owner_itself(two_roles):
     owner_url, _app_url = two_roles
-    env = {**os.environ, "DATABASE_URL": owner_url}
-    env["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
-    done = subprocess.run(
-        [sys.executable, "manage.py", "grant_app_role", "--url", owner_url],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_manage(owner_url, "grant_app_role", "--url", owner_url)
     assert done.returncode == 1
     assert "is the role running this command" in done.stderr
