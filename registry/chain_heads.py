@@ -57,10 +57,12 @@ class ChainHead:
 def chain_heads() -> list[ChainHead]:
     """The latest version of every registration, by identifier."""
     latest: dict[str, RegistrationVersion] = {}
-    versions = RegistrationVersion.objects.select_related("registration").order_by(
-        "registration__identifier", "number"
+    versions = (
+        RegistrationVersion.objects.select_related("registration")
+        .only("number", "sha256", "created", "registration__identifier")
+        .order_by("registration__identifier", "number")
     )
-    for version in versions:
+    for version in versions:  # without the canonical texts: asked on every GET
         latest[version.registration.identifier] = version
     return [
         ChainHead(identifier, v.number, v.sha256, v.created.isoformat())
@@ -182,7 +184,9 @@ def compare_with_heads(heads: list[ChainHead]) -> list[ChainProblem]:
     """
     stored = {
         (v.registration.identifier, v.number): v
-        for v in RegistrationVersion.objects.select_related("registration")
+        for v in RegistrationVersion.objects.select_related("registration").only(
+            "number", "sha256", "registration__identifier"
+        )
     }
     problems = []
     for head in heads:
