@@ -219,3 +219,14 @@ def test_a_list_rewritten_in_the_database_is_caught(registration, tmp_path):
         if connection.vendor == "postgresql":
             cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {table}_append_only")
     assert "the published lists were rewritten" in verify_against(path)
+
+
+def test_an_unsigned_export_is_compared_only_when_allowed(registration, tmp_path):
+    """An export from before lists were signed: its heads, nothing more."""
+    path = export(tmp_path)
+    heads = [line for line in path.read_text().splitlines() if line[:1] != "#"]
+    path.write_text("\n".join(heads) + "\n")
+    assert "the copy is not signed" in verify_against(path)
+    assert verify_against(path, allow_unsigned=True) == "OK"
+    rewrite_latest_version(0.5)
+    assert "the history was rewritten" in verify_against(path, allow_unsigned=True)
