@@ -27,7 +27,7 @@ https://apt.postgresql.org/pub/repos/apt $(. /etc/os-release && echo "$VERSION_C
  && apt-get purge -y curl && apt-get autoremove -y \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 1000 app \
- && mkdir -p /data/media /data/backups && chown -R app:app /data
+ && mkdir -p /data/media /data/keys /data/backups && chown -R app:app /data
 WORKDIR /app
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/* && rm -rf /wheels

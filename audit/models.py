@@ -5,6 +5,8 @@ from typing import ClassVar, NoReturn
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Length, Trim
+from django.db.models.lookups import GreaterThan
 
 
 class WriteOnceError(Exception):
@@ -96,6 +98,17 @@ class AuditEvent(WriteOnceModel):
     class Meta:
         ordering = ["-created", "-id"]
         indexes = [models.Index(fields=["target_type", "target_id"])]
+        constraints = [
+            # The database's own copy of `require_actor` (issue 30): raw SQL
+            # cannot insert an event naming nobody either.
+            models.CheckConstraint(
+                condition=models.Q(GreaterThan(Length(Trim("actor_name")), 0)),
+                name="audit_event_names_its_actor",
+                violation_error_message=(
+                    "An audit event needs its actor's name or the system marker."
+                ),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.actor_name} {self.action} {self.target_type} {self.target_id}"

@@ -461,3 +461,22 @@ class RegistrationFacet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.listing_id} {self.kind}={self.value}"
+
+
+class ChainHeadsList(WriteOnceModel):
+    """One published list of every registration's chain head (`chain_heads`),
+    the exact text served: numbered, signed, and naming the SHA-256 of the list
+    before it, so that any earlier copy proves a later list extends it."""
+
+    number = models.PositiveIntegerField(unique=True)
+    text = models.TextField()
+    sha256 = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField()
+
+    refusal = ImmutableRecordError
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"chain heads list {self.number}"

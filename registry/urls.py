@@ -36,6 +36,16 @@ urlpatterns = [
         registrations.chain_heads_txt,
         name="chain-heads",
     ),
+    path(
+        "registry/chain-heads/<int:number>.txt",
+        registrations.chain_heads_list_txt,
+        name="chain-heads-list",
+    ),
+    path(
+        "registry/chain-heads.pub",
+        registrations.chain_heads_public_key,
+        name="chain-heads-key",
+    ),
     path(registered, registrations.public_detail, name="public-detail"),
     path(
         f"{registered}v<int:number>/design.pdf",

@@ -209,6 +209,15 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 MEDIA_URL = "media/"
+# The Ed25519 private key (PEM) that signs the published chain-heads lists
+# (registry/chain_heads.py, docs/security.md). Created on first use when
+# missing; keep it outside the media folder and its backups, and keep it: lists
+# signed with a lost key verify only with its public key saved elsewhere.
+CHAIN_HEADS_SIGNING_KEY = Path(
+    os.environ.get(
+        "CHAIN_HEADS_SIGNING_KEY", BASE_DIR / "keys" / "chain-heads-ed25519.pem"
+    )
+)
 
 # Uploads: results files are bounded; anything larger is refused, not truncated.
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", str(50 * 1024 * 1024)))

@@ -22,6 +22,10 @@ ANALYSIS_REPORT_FIGURES = env_bool("ANALYSIS_REPORT_FIGURES", False)  # noqa: F4
 MEDIA_ROOT = Path(
     os.environ.get("TEST_MEDIA_ROOT") or tempfile.mkdtemp(prefix="registry-test-media-")
 )
+# A signing key of the test run's own (created on first use).
+CHAIN_HEADS_SIGNING_KEY = (
+    Path(tempfile.mkdtemp(prefix="registry-test-keys-")) / "chain-heads.pem"
+)
 # SQLite: a file test database rather than Django's shared-cache in-memory one.
 # Shared-cache connections lock whole tables and fail at once ("database table
 # is locked") where a file database waits its busy timeout — the behaviour of

@@ -16,10 +16,12 @@ from registry.pagination import html_page
 
 from ..access import public_registration, visible_challenge
 from ..chain_heads import chain_heads_text
+from ..chain_signing import public_key_pem
 from ..design import diff_designs
 from ..models import (
     AmendmentStatus,
     Call,
+    ChainHeadsList,
     FacetKind,
     RegistrationListing,
 )
@@ -141,6 +143,19 @@ def public_list(request):
 def chain_heads_txt(request):
     """Every registration's chain head as text, for anyone to keep a copy."""
     return HttpResponse(chain_heads_text(), content_type="text/plain; charset=utf-8")
+
+
+@require_GET
+def chain_heads_list_txt(request, number: int):
+    """A list published earlier, as it was served (each names the one before)."""
+    published = get_object_or_404(ChainHeadsList, number=number)
+    return HttpResponse(published.text, content_type="text/plain; charset=utf-8")
+
+
+@require_GET
+def chain_heads_public_key(request):
+    """The public key that verifies the lists' signatures (PEM)."""
+    return HttpResponse(public_key_pem(), content_type="text/plain; charset=utf-8")
 
 
 def _number(raw: str | None) -> int | None:

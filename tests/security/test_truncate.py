@@ -36,3 +36,7 @@ def test_postgres_refuses_truncate_of_the_record(registration, chair):
         "TRUNCATE of registry_registration is refused",
         "TRUNCATE registry_registration CASCADE",
     )
+    assert_sql_refused(
+        "TRUNCATE of registry_chainheadslist is refused",
+        "TRUNCATE registry_chainheadslist",
+    )

@@ -7,9 +7,10 @@ from django.utils import timezone
 
 from registry.chain_heads import (
     ChainHeadsFormatError,
-    compare_with_heads,
-    parse_chain_heads,
+    compare_with_copy,
+    read_list,
 )
+from registry.chain_signing import SigningKeyError, public_key, read_public_key
 from registry.models import Registration, RegistrationVersion
 from registry.registration import verify_registrations
 from registry.verifiers import further_verifications
@@ -56,17 +57,37 @@ def add_against_argument(parser) -> None:
     parser.add_argument(
         "--against",
         metavar="FILE",
-        help="Also compare with chain heads exported earlier (`export_hashes`).",
+        help="Also check a chain-heads list published earlier (`export_hashes`, "
+        "chain-heads.txt): its signature, that the database's lists lead from it "
+        "to the current one, and that every head in it is still in the database.",
+    )
+    parser.add_argument(
+        "--public-key",
+        metavar="PEM",
+        help="The registry's public key to check the signature with "
+        "(default: the public half of CHAIN_HEADS_SIGNING_KEY).",
+    )
+    parser.add_argument(
+        "--allow-unsigned",
+        action="store_true",
+        help="Compare the heads of an unsigned export (made before lists were "
+        "signed) instead of refusing it.",
     )
 
 
-def problems_against(path: str) -> list:
-    """The differences between the database and an `export_hashes` file."""
+def problems_against(
+    path: str, *, key_path: str | None = None, allow_unsigned: bool = False
+) -> list:
+    """What keeps the database from extending the list in `path`."""
     try:
-        heads = parse_chain_heads(Path(path).read_text(encoding="utf-8"))
+        copy = read_list(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ChainHeadsFormatError) as exc:
         raise CommandError(f"{path}: {exc}") from None
-    return compare_with_heads(heads)
+    try:
+        key = read_public_key(Path(key_path).read_bytes()) if key_path else public_key()
+    except (OSError, SigningKeyError) as exc:
+        raise CommandError(f"public key: {exc}") from None
+    return compare_with_copy(copy, key, allow_unsigned=allow_unsigned)
 
 
 class Command(BaseCommand):
@@ -87,7 +108,11 @@ class Command(BaseCommand):
         for _things, _count, found in further:
             problems += found
         if opts.get("against"):
-            problems += problems_against(opts["against"])
+            problems += problems_against(
+                opts["against"],
+                key_path=opts.get("public_key"),
+                allow_unsigned=opts.get("allow_unsigned", False),
+            )
         for p in problems:
             self.stderr.write(f"{p.identifier} v{p.version}: {p.message}")
         if problems:
