@@ -98,3 +98,16 @@ def test_operations_states_the_defaults_the_settings_have():
     compose = (ROOT / "compose.yaml").read_text()
     visibility = settings.CELERY_VISIBILITY_TIMEOUT
     assert f"CELERY_VISIBILITY_TIMEOUT\n  # (default {visibility} s)" in compose
+
+
+def test_the_upload_parse_budget_ends_before_gunicorn_kills_the_worker():
+    """An upload whose parse runs long gets the parse budget's message, not the
+    500 of a worker gunicorn killed at its --timeout."""
+    from django.conf import settings
+
+    for text in (
+        (ROOT / "compose.yaml").read_text(),
+        (ROOT / "Dockerfile").read_text(),
+    ):
+        timeout = int(re.search(r'--timeout"?,? "?(\d+)', text).group(1))
+        assert settings.MAX_UPLOAD_PARSE_SECONDS <= timeout - 10

@@ -295,7 +295,7 @@ MAX_RESULTS_CELLS = env_int("MAX_RESULTS_CELLS", 20_000_000)
 # XLSX parses ~50 000 cells a second: a lower cell limit, and a time budget for
 # any upload's parse; characters per cell (CSV and XLSX, shared strings too).
 MAX_XLSX_CELLS = env_int("MAX_XLSX_CELLS", 2_000_000)
-MAX_UPLOAD_PARSE_SECONDS = env_int("MAX_UPLOAD_PARSE_SECONDS", 60)
+MAX_UPLOAD_PARSE_SECONDS = env_int("MAX_UPLOAD_PARSE_SECONDS", 45)
 MAX_CELL_CHARS = env_int("MAX_CELL_CHARS", 10_000)
 # Work admission: queued or running analyses and case-model fits, per user and
 # in all; past either a new run is refused (429) with this Retry-After.

@@ -40,3 +40,50 @@ def test_postgres_refuses_truncate_of_the_record(registration, chair):
         "TRUNCATE of registry_chainheadslist is refused",
         "TRUNCATE registry_chainheadslist",
     )
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    "migration",
+    [
+        "registry.migrations.0017_test_flush_only_in_test_databases",
+        "audit.migrations.0005_test_flush_only_in_test_databases",
+    ],
+)
+def test_the_test_flush_setting_opens_nothing_outside_a_test_database(migration):
+    """Any role can set ``registry.test_flush``: in a database not named as
+    Django's test databases are, the TRUNCATE triggers ignore it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    import importlib
+
+    import psycopg
+    from psycopg import sql
+
+    function_sql = importlib.import_module(migration).CREATE_FUNCTION
+    function = importlib.import_module(migration).FUNCTION
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    scratch = f"flushcheck_{connection.settings_dict['NAME']}"[:63]
+    admin = psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True)
+    try:
+        admin.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(scratch))
+        )
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(scratch)))
+        with psycopg.connect(**{**params, "dbname": scratch}, autocommit=True) as db:
+            db.execute(function_sql)
+            db.execute("CREATE TABLE kept (x int)")
+            db.execute(
+                f"CREATE TRIGGER kept_no_truncate BEFORE TRUNCATE ON kept "
+                f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
+            )
+            db.execute("SET registry.test_flush = 'on'")
+            with pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+                db.execute("TRUNCATE kept")
+    finally:
+        admin.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(scratch))
+        )
+        admin.close()
