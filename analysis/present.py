@@ -148,6 +148,17 @@ def ranking_sections(
                         (TASK_PLOTS[k], figure_url(k, key, task))
                         for k in task_plot_kinds(key, block)
                     ],
+                    # the same, split: the task's own figures and its targets'
+                    "task_plots": [
+                        (TASK_PLOTS[k], figure_url(k, key, task))
+                        for k in task_plot_kinds(key, block)
+                        if not k.startswith("target_")
+                    ],
+                    "target_plots": [
+                        (TASK_PLOTS[k], figure_url(k, key, task))
+                        for k in task_plot_kinds(key, block)
+                        if k.startswith("target_")
+                    ],
                 }
             )
         consensus = reader.consensus(key)
