@@ -2,6 +2,7 @@
 
     DEBUG=1 python manage.py migrate && DEBUG=1 python manage.py load_demo
     python scripts/bench_pages.py [--budget 0.5] [--top 15] [--repeat 1]
+    make bench-pages   # migrate, load_demo, then this script
 
 Runs in-process with Django's test client against the demo database
 (DATABASE_URL, default db.sqlite3), DEBUG off and cached templates, as
@@ -98,6 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=0.5, help="seconds")
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="walk N times (each from an empty cache) and keep each page's "
+        "fastest first load: on a shared machine, the nearest to an idle one",
+    )
+    parser.add_argument(
         "--clock",
         choices=("cpu", "wall"),
         default="cpu",
@@ -127,7 +135,13 @@ def main(argv: list[str] | None = None) -> int:
     # A warm-up walk: imports, URL patterns and compiled templates are paid
     # once per server process, not by a person's first load of a page.
     measure(ACCOUNTS, user_model)
-    rows = measure(ACCOUNTS, user_model)
+    best: dict[tuple[str, str], tuple] = {}
+    for _ in range(max(args.repeat, 1)):
+        for row in measure(ACCOUNTS, user_model):
+            seen = best.get(row[:2])
+            if seen is None or row[3] < seen[3]:
+                best[row[:2]] = row
+    rows = list(best.values())
     clock = 2 if args.clock == "wall" else 3
     rows.sort(key=lambda row: row[clock], reverse=True)
     judged = [row for row in rows if not EXCLUDED.search(row[1])]

@@ -11,7 +11,9 @@ from django.urls import reverse
 from matplotlib.figure import Figure
 
 from registry.plan_figure import cached_plan_figure_data_uri, plan_figure_data_uri
-from registry.test_set_plans import attach_plan
+from registry.schemes import set_task_scheme
+from registry.test_set_plans import attach_computed_plan, attach_plan
+from tests.factories import TaskFactory
 from tests.registry.helpers import proposal_with_scheme
 from tests.registry.test_test_set_plans import INPUTS, SCHEME
 
@@ -98,3 +100,37 @@ def draft_plan(call, organizer):
     draft = proposal_with_scheme(call, organizer, SCHEME)
     task = attach_plan(task=draft.tasks.get(), inputs=INPUTS, actor=organizer)
     return task.test_set_plan
+
+
+def overview_queries(client, challenge) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("registry:overview", args=[challenge.pk]))
+    assert len(figures(response.text)) == challenge.tasks.count()
+    return len(queries)
+
+
+def test_the_overview_of_planned_tasks_costs_the_same_queries_at_1_and_3_tasks(
+    client, call, organizer, drawings, django_capture_on_commit_callbacks
+):
+    draft = proposal_with_scheme(call, organizer, SCHEME)
+    with django_capture_on_commit_callbacks(execute=True):
+        plan = attach_plan(
+            task=draft.tasks.get(), inputs=INPUTS, actor=organizer
+        ).test_set_plan
+    client.force_login(organizer)
+    one = overview_queries(client, draft)
+    for name in ("Heart", "Liver"):
+        task = TaskFactory(challenge=draft, name=name)
+        set_task_scheme(task=task, scheme=SCHEME, actor=organizer)
+        with django_capture_on_commit_callbacks(execute=True):
+            attach_computed_plan(task=task, plan=plan, actor=organizer)
+    cache.clear()
+    three = overview_queries(client, draft)
+    assert one <= 14
+    assert three == one
+    # Brain has its chosen n (parameter 38 answered), the new tasks none: two
+    # figures, each drawn once when attached, none by the pages.
+    assert len(drawings) == 2
