@@ -22,9 +22,7 @@ import os
 import re
 import sys
 import time
-from collections import Counter
 from pathlib import Path
-from urllib.parse import urldefrag, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCOUNTS = (
@@ -36,46 +34,30 @@ ACCOUNTS = (
     "clinician",
     "chair",
 )
-NOT_PAGES = re.compile(
-    r"\.(pdf|json|png|txt|csv|xlsx|svg|ico|bib|xml)$|/accounts/logout/|/admin/"
-    r"|/api/|/oai|/download"
-)
 EXCLUDED = re.compile(r"^/case-models/")
-
-
-def page_kind(url: str) -> str:
-    return re.sub(r"\d+", "N", urlsplit(url).path)
 
 
 def walk(client, *, limit: int = 250, per_kind: int = 2):
     """(url, wall seconds, CPU seconds, queries, status) of each page's first
-    request."""
-    import lxml.html
+    request (`demo.crawl`)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    queue, kinds, seen = ["/"], Counter(), set()
-    while queue and len(seen) < limit:
-        url = queue.pop(0)
-        if url in seen or kinds[page_kind(url)] >= per_kind:
-            continue
-        seen.add(url)
-        kinds[page_kind(url)] += 1
+    from demo.crawl import crawl
+
+    timing = {}
+
+    def get(url):
         with CaptureQueriesContext(connection) as queries:
             start, cpu = time.perf_counter(), time.process_time()
             response = client.get(url)
             cpu = time.process_time() - cpu
             seconds = time.perf_counter() - start
-        yield url, seconds, cpu, len(queries), response.status_code
-        if response.status_code != 200 or "text/html" not in response.get(
-            "Content-Type", ""
-        ):
-            continue
-        tree = lxml.html.fromstring(response.content)
-        for href in tree.xpath("//a[not(@download)]/@href"):
-            link = urldefrag(href)[0]
-            if link.startswith("/") and not NOT_PAGES.search(urlsplit(link).path):
-                queue.append(link)
+        timing[url] = (seconds, cpu, len(queries))
+        return response
+
+    for url, response in crawl(client, limit=limit, per_kind=per_kind, get=get):
+        yield url, *timing[url], response.status_code
 
 
 def measure(accounts, user_model) -> list[tuple]:
