@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # The settings keep DEBUG off unless it is set; these are development targets.
 export DEBUG ?= 1
 
-.PHONY: demo test lint faults bench bench-ingest bench-registry bench-report loadtest serve clean
+.PHONY: demo test lint faults bench bench-ingest bench-pages bench-registry bench-report loadtest serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,13 @@ bench: $(STAMP)
 bench-ingest: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) -m analysis.bench_ingest
+
+# Every demo page's first load per role (issue 28: <= 500 ms), slowest first,
+# against the demo database (scripts/bench_pages.py); figures in docs/benchmarks.md.
+bench-pages: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) scripts/bench_pages.py --repeat 3 $(BENCH_ARGS)
 
 # Not in CI: 10 000 seeded registrations, gunicorn + PostgreSQL, every list page
 # with 1 and 8 clients (scripts/bench_registry.sh); figures in docs/benchmarks.md.

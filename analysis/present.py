@@ -10,10 +10,19 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from matplotlib.figure import Figure
 
+from ranking.vocabulary import column_label
+from registry.spreadsheet import csv_text
+
 from . import plots
 from .deviations import SEVERITY_ORDER
 from .output import AnalysisOutput
-from .reports import RANK_CI_MEANINGS, deviation_value_text, report_tables
+from .reports import (
+    RANK_CI_MEANINGS,
+    descriptive_statistics,
+    deviation_value_text,
+    report_tables,
+    table_columns,
+)
 from .reports.build import metric_higher_is_better
 from .services import results_frame
 
@@ -139,6 +148,17 @@ def ranking_sections(
                         (TASK_PLOTS[k], figure_url(k, key, task))
                         for k in task_plot_kinds(key, block)
                     ],
+                    # the same, split: the task's own figures and its targets'
+                    "task_plots": [
+                        (TASK_PLOTS[k], figure_url(k, key, task))
+                        for k in task_plot_kinds(key, block)
+                        if not k.startswith("target_")
+                    ],
+                    "target_plots": [
+                        (TASK_PLOTS[k], figure_url(k, key, task))
+                        for k in task_plot_kinds(key, block)
+                        if k.startswith("target_")
+                    ],
                 }
             )
         consensus = reader.consensus(key)
@@ -215,3 +235,18 @@ def run_figure(run, kind: str, key: str | None, task: str | None) -> Figure:
             higher_is_better=metric_higher_is_better(output.scheme_of(task), key),
         )
     return plots.dot_box_plot(frame, task=task, metric=key, ranks=block["ranks"])
+
+
+def table_csv_for_people(run, name: str) -> str:
+    """The analysis table `name` (`report_tables`) as CSV with plain headers
+    (`ranking.vocabulary.column_label`), for the analysis page's downloads;
+    the API's CSV keeps the column names for programs. Raises LookupError for
+    an unknown table."""
+    tables = report_tables(
+        run.output, statistics=descriptive_statistics(results_frame(run.results))
+    )
+    if name not in tables:
+        raise LookupError(f"No table {name!r}.")
+    columns = table_columns(tables, name)
+    rows = [{column_label(k): v for k, v in row.items()} for row in tables[name]]
+    return csv_text(rows, columns=[column_label(c) for c in columns])

@@ -28,4 +28,5 @@ urlpatterns = [
     path(f"{run}retry/", views.retry_run, name="retry"),
     path(f"{run}output.json", views.analysis_output, name="output"),
     path(f"{run}plots/<slug:kind>.png", views.analysis_plot, name="plot"),
+    path(f"{run}tables/<slug:name>.csv", views.analysis_table, name="table"),
 ]

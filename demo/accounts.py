@@ -39,6 +39,29 @@ DEMO_ACCOUNTS = (
         "University Hospital Heidelberg",
         "surgery, diagnosis",
     ),
+    # Enough reviewers that a chair can still assign 3 technical and 1 clinical
+    # reviewer when one of each is conflicted or busy (issue 28).
+    (
+        "reviewer3",
+        "demo-reviewer3-pw",
+        Role.REVIEWER,
+        "Karolinska Institutet",
+        "segmentation, ultrasound, CT",
+    ),
+    (
+        "reviewer4",
+        "demo-reviewer4-pw",
+        Role.REVIEWER,
+        "University of Toronto",
+        "detection, classification, MRI",
+    ),
+    (
+        "clinician2",
+        "demo-clinician2-pw",
+        Role.CLINICAL_REVIEWER,
+        "Amsterdam University Medical Center",
+        "radiology, oncology",
+    ),
     ("chair", "demo-chair-pw", Role.CHAIR, "MICCAI Society", ""),
 )
 
@@ -50,6 +73,9 @@ DEMO_NAMES = {
     "reviewer1": ("Marco", "Rossi"),
     "reviewer2": ("Camille", "Dubois"),
     "clinician": ("Anna", "Weber"),
+    "reviewer3": ("Sara", "Lindqvist"),
+    "reviewer4": ("Daniel", "Okafor"),
+    "clinician2": ("Pieter", "de Vries"),
     "chair": ("Kenji", "Tanaka"),
 }
 

@@ -274,6 +274,65 @@ FIELD_TERMS = {
     ),
 }
 
+# Columns of the result tables (analysis.reports.report_tables): the headers of
+# the CSV files offered to people; the API's CSV keeps these names.
+COLUMN_TERMS = {
+    "ranking": Term("Ranking", "The ranking (metric or combination) the row is of."),
+    "task": Term("Task", "The challenge task."),
+    "target": Term("Target", "The target (structure) of the task."),
+    "metric": Term("Metric", "The metric the values are of."),
+    "algorithm": Term("Algorithm", "The participating algorithm."),
+    "rank": Term("Rank", "The rank under the registered scheme."),
+    "score": Term("Score", "The value the rank is computed from."),
+    "bootstrap_median_rank": Term(
+        "Median rank over bootstrap samples",
+        "The median of the algorithm's ranks over the bootstrap samples.",
+    ),
+    "bootstrap_lower": Term(
+        "Bootstrap rank, 2.5th percentile", "Lower end of the bootstrap ranks."
+    ),
+    "bootstrap_upper": Term(
+        "Bootstrap rank, 97.5th percentile", "Upper end of the bootstrap ranks."
+    ),
+    "winner_stability": Term(
+        "Share of bootstrap samples with the same winner",
+        "How often the first-ranked algorithm stays first over bootstrap samples.",
+    ),
+    "kendall_tau_median": Term(
+        "Kendall's tau to the full ranking, median",
+        "Median agreement of bootstrap rankings with the full ranking.",
+    ),
+    "kendall_tau_lower": Term(
+        "Kendall's tau, 2.5th percentile", "Lower end of the agreement."
+    ),
+    "kendall_tau_upper": Term(
+        "Kendall's tau, 97.5th percentile", "Upper end of the agreement."
+    ),
+    "n": Term("Cases with a result", "Test cases the algorithm has a value for."),
+    "missing": Term("Missing results", "Test cases without a value."),
+    "mean": Term("Mean", "The arithmetic mean over the test cases."),
+    "sd": Term("Standard deviation", "The sample standard deviation."),
+    "median": Term("Median", "The middle value over the test cases."),
+    "q1": Term("First quartile", "The 25th percentile of the values."),
+    "q3": Term("Third quartile", "The 75th percentile of the values."),
+    "iqr": Term("Interquartile range", "Third minus first quartile."),
+}
+
+
+def column_label(name: str) -> str:
+    """The plain header of a result-table column ("bootstrap_lower" → "Bootstrap
+    rank, 2.5th percentile"); a rank-interval column names its method and end
+    ("rank_ci_id_nemenyi_lower" → "Rank interval (Iman–Davenport + Nemenyi),
+    lower"). An unknown column comes back unchanged."""
+    if name in COLUMN_TERMS:
+        return COLUMN_TERMS[name].label
+    if name.startswith("rank_ci_") and name.endswith(("_lower", "_upper")):
+        method, _, end = name.removeprefix("rank_ci_").rpartition("_")
+        if method in SCHEME_TERMS:
+            return f"Rank interval ({SCHEME_TERMS[method].label}), {end}"
+    return name
+
+
 TERMS: dict[str, Term] = {
     **SCHEME_TERMS,
     **DEVIATION_TERMS,

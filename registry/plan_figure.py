@@ -1,10 +1,15 @@
 """The figure of a test-set plan: each output against n, the chosen n marked.
 
 Built without pyplot (thread-safe in a web process); PNG bytes without
-metadata, so the same plan gives the same bytes. Drawing takes 0.1–0.2 s, so
-pages take the figure from the cache (`cached_plan_figure_data_uri`), keyed by
-the SHA-256 of the plan and the chosen n: a key never goes stale, because the
-same plan always gives the same figure.
+metadata, so the same plan gives the same bytes. Drawing takes 0.5–0.8 s of
+CPU, more than a page's whole budget (issue 28: first loads <= 500 ms), so
+pages never draw it when it exists: `cached_plan_figure_data_uri` reads the
+cache, then the stored file ``plan-figures/<key>.png`` in the default storage
+(media; kept across restarts and shared by every process), and only then
+draws and stores it. The key is the SHA-256 of the plan and the chosen n, so it
+never goes stale: the same plan always gives the same figure. Attaching a plan
+stores its figure for the chosen n of that moment (`store_plan_figure`), so
+the pages that show a new plan find it drawn.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from matplotlib.figure import Figure
 
 from config.health import cache_failed
@@ -81,17 +88,49 @@ def plan_figure_data_uri(plan: Mapping[str, Any], chosen: int | None) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
+def _key(plan: Mapping[str, Any], chosen: int | None) -> str:
+    return canonical_sha256({"plan": plan, "chosen": chosen})
+
+
+def stored_plan_figure_png(plan: Mapping[str, Any], chosen: int | None) -> bytes:
+    """The figure's PNG from the storage, drawn and stored first if missing.
+    Files are named by their content's key, so two processes storing the same
+    one write the same bytes; a storage failure only costs the drawing."""
+    name = f"plan-figures/{_key(plan, chosen)}.png"
+    try:
+        if default_storage.exists(name):
+            with default_storage.open(name, "rb") as file:
+                return file.read()
+    except OSError as exc:
+        cache_failed(exc, "plan figure file read")
+    png = plan_figure_png(plan, chosen)
+    try:
+        saved = default_storage.save(name, ContentFile(png))
+        if saved != name:  # another process stored it meanwhile
+            default_storage.delete(saved)
+    except OSError as exc:
+        cache_failed(exc, "plan figure file write")
+    return png
+
+
+def store_plan_figure(plan: Mapping[str, Any], chosen: int | None) -> None:
+    """Draw and store the figure now (a plan was attached), not on a page."""
+    stored_plan_figure_png(plan, chosen)
+
+
 def cached_plan_figure_data_uri(plan: Mapping[str, Any], chosen: int | None) -> str:
-    """`plan_figure_data_uri`, drawn once per plan and chosen n
-    (``PLAN_FIGURE_CACHE_SECONDS``); a failing cache only costs the drawing."""
-    key = "plan-figure:" + canonical_sha256({"plan": plan, "chosen": chosen})
+    """The figure as a data URI from the cache, else from the stored file (drawn
+    and stored if missing; ``PLAN_FIGURE_CACHE_SECONDS``); a failing cache only
+    costs reading the file."""
+    key = "plan-figure:" + _key(plan, chosen)
     try:
         uri = cache.get(key)
-    except Exception as exc:  # any backend error: draw it
+    except Exception as exc:  # any backend error: read the file
         cache_failed(exc, "plan figure read")
         uri = None
     if uri is None:
-        uri = plan_figure_data_uri(plan, chosen)
+        png = stored_plan_figure_png(plan, chosen)
+        uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         try:
             cache.set(key, uri, settings.PLAN_FIGURE_CACHE_SECONDS)
         except Exception as exc:

@@ -214,7 +214,16 @@ def attach_computed_plan(*, task: Task, plan: dict[str, Any], actor) -> Task:
     task.version = F("version") + 1  # lost-update protection (registry/versions.py)
     task.save(update_fields=["test_set_plan", "version"])
     task.refresh_from_db(fields=["version"])
+    answer = task.answers.filter(number=TEST_CASES).values_list("value", flat=True)
+    chosen = chosen_test_cases(answer.first())
+    transaction.on_commit(lambda: _store_figure(plan, chosen))
     return task
+
+
+def _store_figure(plan: Mapping[str, Any], chosen: int | None) -> None:
+    from .plan_figure import store_plan_figure  # matplotlib on demand
+
+    store_plan_figure(plan, chosen)
 
 
 @transaction.atomic

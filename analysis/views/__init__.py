@@ -13,6 +13,7 @@ from .runs import (
     analysis_output,
     analysis_page,
     analysis_plot,
+    analysis_table,
     retry_run,
 )
 
@@ -21,6 +22,7 @@ __all__ = [
     "analysis_output",
     "analysis_page",
     "analysis_plot",
+    "analysis_table",
     "cancel_upload",
     "commit_upload",
     "preview_upload",

@@ -15,7 +15,12 @@ from .. import plots, services
 from ..access import visible_run
 from ..models import AnalysisStatus
 from ..output import AnalysisOutput
-from ..present import ranking_sections, run_figure, sorted_deviations
+from ..present import (
+    ranking_sections,
+    run_figure,
+    sorted_deviations,
+    table_csv_for_people,
+)
 
 FINISHED = (AnalysisStatus.DONE, AnalysisStatus.FAILED)
 TABLES = ("rankings", "target_rankings", "consensus", "descriptive_statistics")
@@ -31,7 +36,7 @@ def _body_context(run, user) -> dict:
         "deviations": sorted_deviations(run.deviations or []),
         "sections": ranking_sections(run.pk, run.output) if has_output else [],
         "tables": [
-            (name, f"{reverse('api:tables', args=[run.pk])}?table={name}")
+            (name, reverse("analysis:table", args=[run.pk, name]))
             for name in _offered_tables(run.output)
         ]
         if has_output
@@ -98,6 +103,25 @@ def analysis_output(request, pk: int):
     body = json.dumps(run.output, indent=2, sort_keys=False, ensure_ascii=False)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="analysis-{run.pk}.json"'
+    return response
+
+
+@login_required
+@require_GET
+def analysis_table(request, pk: int, name: str):
+    """One result table as CSV with plain-language headers (for people; the
+    API's ``tables/?table=`` keeps the column names)."""
+    run = visible_run(request, pk)
+    if run.output is None or name not in TABLES:
+        raise Http404("No such table.")
+    try:
+        body = table_csv_for_people(run, name)
+    except LookupError as exc:
+        raise Http404(str(exc)) from exc
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="analysis-{run.pk}-{name}.csv"'
+    )
     return response
 
 

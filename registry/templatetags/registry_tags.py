@@ -68,6 +68,20 @@ def scheme_value(value) -> str:
 
 
 @register.filter
+def with_severity(deviations, severity: str) -> list:
+    """The deviations of one severity ("info"); "-info": all the others."""
+    if severity.startswith("-"):
+        return [d for d in deviations if d.get("severity") != severity[1:]]
+    return [d for d in deviations if d.get("severity") == severity]
+
+
+@register.filter
+def any_changed(rows) -> bool:
+    """Whether a section's rows (public record) hold a change of this version."""
+    return any(getattr(row, "changed", False) for row in rows)
+
+
+@register.filter
 def status_class(status: str) -> str:
     """The Bootstrap badge class of a proposal status."""
     return STATUS_CLASSES.get(status, "text-bg-light")

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections import Counter
-from urllib.parse import urldefrag, urlsplit
 
 import lxml.html
 import pytest
@@ -19,6 +17,7 @@ from django.test import Client
 from pypdf import PdfReader
 
 from analysis.models import AnalysisRun
+from demo.crawl import crawl
 from ranking import vocabulary
 
 ACCOUNTS = {
@@ -28,10 +27,6 @@ ACCOUNTS = {
     "clinician": "demo-clinician-pw",
     "chair": "demo-chair-pw",
 }
-# Files, sign-out and the API are not pages (as tests/browser/pagecheck.py).
-NOT_PAGES = re.compile(
-    r"\.(pdf|json|png|txt|csv|xlsx|svg|ico)$|/accounts/logout/|/admin/|/api/"
-)
 # Text a person types (their own words) is theirs: not scanned.
 UNREAD = ("script", "style", "textarea", "template")
 CODES = sorted(
@@ -51,28 +46,11 @@ def visible_text(html: str) -> str:
     return " ".join(tree.xpath("//body")[0].itertext())
 
 
-def page_kind(url: str) -> str:
-    return re.sub(r"\d+", "N", urlsplit(url).path)
-
-
-def crawl(client: Client, *, limit: int = 200, per_kind: int = 2):
+def pages_of(client: Client, *, limit: int = 200, per_kind: int = 2):
     """(url, text) of every kind of page reachable from "/" by links."""
-    queue, kinds, seen = ["/"], Counter(), set()
-    while queue and len(seen) < limit:
-        url = queue.pop(0)
-        if url in seen or kinds[page_kind(url)] >= per_kind:
-            continue
-        seen.add(url)
-        kinds[page_kind(url)] += 1
-        response = client.get(url)
-        if response.status_code != 200 or "text/html" not in response["Content-Type"]:
-            continue
-        html = response.content.decode()
-        yield url, visible_text(html)
-        for href in lxml.html.fromstring(html).xpath("//a[not(@download)]/@href"):
-            link = urldefrag(href)[0]
-            if link.startswith("/") and not NOT_PAGES.search(urlsplit(link).path):
-                queue.append(link)
+    for url, response in crawl(client, limit=limit, per_kind=per_kind):
+        if response.status_code == 200 and "text/html" in response["Content-Type"]:
+            yield url, visible_text(response.content.decode())
 
 
 def raw_codes(where: str, text: str) -> list[str]:
@@ -93,7 +71,7 @@ def test_no_demo_page_shows_a_raw_code(demo, db, account):
     client = Client()
     if account:
         assert client.login(username=account, password=ACCOUNTS[account])
-    pages = list(crawl(client))
+    pages = list(pages_of(client))
     assert len(pages) > 10  # the crawl reached the role's pages
     found = [hit for url, text in pages for hit in raw_codes(url, text)]
     assert found == []

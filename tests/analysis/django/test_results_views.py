@@ -283,14 +283,14 @@ def test_downloads_offer_a_consensus_table_only_when_there_is_one(
     # Without a consensus the link gave a CSV of one empty line.
     organizer_client.post(f"/results/versions/{results.pk}/analyses/")
     run = AnalysisRun.objects.get()
-    link = f"/api/v1/analyses/{run.pk}/tables/?table=consensus"
+    link = f"/analyses/{run.pk}/tables/consensus.csv"
     assert link in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
     for ranking in run.output["rankings"].values():
         ranking.pop("consensus", None)
     run.save(update_fields=["output"])
     html = organizer_client.get(f"/analyses/{run.pk}/").content.decode()
     assert link not in html
-    assert "table=rankings" in html
+    assert f"/analyses/{run.pk}/tables/rankings.csv" in html
 
 
 def test_target_rankings_download_is_offered_for_tasks_with_targets(
@@ -298,13 +298,18 @@ def test_target_rankings_download_is_offered_for_tasks_with_targets(
 ):
     organizer_client.post(f"/results/versions/{results.pk}/analyses/")
     run = AnalysisRun.objects.get()
-    link = f"/api/v1/analyses/{run.pk}/tables/?table=target_rankings"
+    link = f"/analyses/{run.pk}/tables/target_rankings.csv"  # for people
     assert link not in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
     block = run.output["rankings"]["DSC"]["tasks"]["Brain"]
     block["targets"] = {"left": {"ranks": {"A1": 1}, "scores": {"A1": 0.9}}}
     run.save(update_fields=["output"])
     assert link in organizer_client.get(f"/analyses/{run.pk}/").content.decode()
-    csv = organizer_client.get(link)
+    plain = organizer_client.get(link).content.decode().splitlines()
+    assert plain[0].startswith("Ranking,Task,Target,Algorithm,Rank,Score,")
+    assert plain[1] == "DSC,Brain,left,A1,1,0.9,,,,,,,"
+    csv = organizer_client.get(
+        f"/api/v1/analyses/{run.pk}/tables/?table=target_rankings"
+    )  # for programs: the column names
     assert csv["Content-Type"] == "text/csv; charset=utf-8"
     assert csv.content.decode().splitlines()[:2] == [
         "ranking,task,target,algorithm,rank,score,bootstrap_median_rank,"
