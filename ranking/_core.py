@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._bounded import significant_pairs
+from ._bounded import PValueBounds, significant_pairs
 from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
 from ._validation import ResultsTable, dense_unique, validate_table
@@ -81,11 +81,13 @@ def rank_matrix(
     rule: MatrixRule,
     pairs: PairedDifferences | None = None,
     pvalues: np.ndarray | None = None,
+    bounds: PValueBounds | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Ranks and scores of one matrix: shapes (m,) or (B, m) with counts.
 
     test_then_rank only: ``pairs`` is ``PairedDifferences(x)`` shared across
-    calls; ``pvalues`` the data's unadjusted p-values, if already known.
+    calls; ``pvalues`` the data's unadjusted p-values, if already known;
+    ``bounds`` the data's shared :class:`PValueBounds` (without counts).
     """
     if rule.method == "aggregate_then_rank":
         scores = aggregate_scores(x, counts, q=rule.q)
@@ -115,6 +117,7 @@ def rank_matrix(
                 p_adjust=rule.p_adjust,
                 method=rule.test_method,
                 higher_is_better=rule.higher_is_better,
+                bounds=bounds,
             )
             scores = significant.sum(axis=-1).astype(np.float64)
         elif counts is None:
@@ -174,6 +177,9 @@ class TaskData:
     _pairs: dict[tuple[str, str], PairedDifferences] = field(
         default_factory=dict, repr=False, compare=False
     )
+    _bounds: dict[tuple[str, str, bool, str], PValueBounds] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def pairs(self, metric: str, target: str) -> PairedDifferences:
         """The Wilcoxon pairs of ``values[metric][target]``, sorted once and
@@ -183,9 +189,21 @@ class TaskData:
             self._pairs[key] = PairedDifferences(self.values[metric][target])
         return self._pairs[key]
 
+    def pvalue_bounds(
+        self, metric: str, target: str, higher_is_better: bool, method: str
+    ) -> PValueBounds:
+        """The p-value bounds of ``values[metric][target]``'s Wilcoxon tests,
+        shared by its test-based ranking, significance map and audit."""
+        key = (metric, target, higher_is_better, method)
+        if key not in self._bounds:
+            self._bounds[key] = PValueBounds()
+        return self._bounds[key]
+
     def release(self) -> None:
-        """Drop the shared Wilcoxon pairs (memory) once the task is ranked."""
+        """Drop the shared Wilcoxon pairs and p-value bounds (memory) once the
+        task is ranked."""
         self._pairs.clear()
+        self._bounds.clear()
 
     def rows_of(self, target: str, counts: np.ndarray | None) -> np.ndarray | None:
         """Bootstrap counts restricted to the target's cases (None stays None)."""
@@ -365,7 +383,10 @@ def metric_task_ranking(
     Returns task ranks, task scores and {target: (ranks, scores)}.
     """
     mats = values if values is not None else task.values[metric]
-    shared = values is None and counts is not None and rule.method == "test_then_rank"
+    tested = values is None and rule.method == "test_then_rank"
+    shared = tested and counts is not None
+    bounded = tested and counts is None and pvalues is None
+    hib, test = rule.higher_is_better, rule.test_method
     per_target = {
         t: rank_matrix(
             mats[t],
@@ -373,6 +394,7 @@ def metric_task_ranking(
             rule,
             task.pairs(metric, t) if shared else None,
             None if pvalues is None else pvalues[t],
+            task.pvalue_bounds(metric, t, hib, test) if bounded else None,
         )
         for t in task.targets
     }
