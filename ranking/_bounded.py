@@ -24,6 +24,7 @@ import threading
 
 import numpy as np
 
+from ._memory import LARGE_ROWS, release_free_memory
 from ._parallel import parallel_map
 from .significance import (
     PairedDifferences,
@@ -60,21 +61,23 @@ def _statistic_bounds(
     d: np.ndarray, store: dict[str, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(t2_lo, t2_hi, tie_hi, n_eff) per pair from a histogram of |d|
-    (``d`` is 0.0 for dropped cases; ``store`` holds the thread's buffers)."""
+    (``d`` is 0.0 for dropped cases, and is overwritten; ``store`` holds the
+    thread's buffers)."""
     n_pairs, n = d.shape
     k = max(1, n // _CASES_PER_BUCKET)
     n_eff = np.count_nonzero(d, axis=1)  # zero differences take no rank
-    scaled = np.abs(d, out=_scratch(store, "scaled", d.shape, np.float64))
+    negative = np.less(d, 0, out=_scratch(store, "negative", d.shape, np.bool_))
+    scaled = np.abs(d, out=d)  # |d| in place: the signs are kept in negative
     top = scaled.max(axis=1, initial=0.0)
     top[top == 0] = 1.0
     # |d| * (k / top) is monotone in |d|, so buckets never reorder values
     np.multiply(scaled, (k / top)[:, None], out=scaled)
     np.minimum(scaled, k - 0.5, out=scaled)
-    index = _scratch(store, "index", d.shape, np.int32)  # 2 * pairs * k < 2**31
+    # intp, as bincount wants it (an int32 index was copied to intp there)
+    index = _scratch(store, "index", d.shape, np.intp)
     index[...] = scaled
-    index += (np.arange(n_pairs, dtype=np.int32) * k)[:, None]
+    index += (np.arange(n_pairs, dtype=np.intp) * k)[:, None]
     index += index  # room for the sign
-    negative = np.less(d, 0, out=_scratch(store, "negative", d.shape, np.bool_))
     np.add(index, negative, out=index)
     hist = np.bincount(index.ravel(), minlength=2 * n_pairs * k)
     hist = hist.reshape(n_pairs, k, 2)
@@ -225,4 +228,7 @@ def _bracket(
         prepared.chunks, bounds, strict=True
     ):
         p_lo[a, b], p_hi[a, b], p_lo[b, a], p_hi[b, a] = lo_a, hi_a, lo_b, hi_b
+    scratch.clear()
+    if prepared.shape[0] * m >= LARGE_ROWS:
+        release_free_memory()  # the threads' buffers, freed in their arenas
     return p_lo, p_hi

@@ -17,7 +17,8 @@ from ._bounded import PValueBounds, significant_pairs
 from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
 from ._validation import ResultsTable, dense_unique, validate_table
-from .aggregate import aggregate_scores, case_ranks
+from .aggregate import aggregate_scores, case_ranks, leave_one_out_means
+from .bootstrap import leave_one_out_counts, resampled
 from .scheme import Scheme
 from .significance import PairedDifferences, significance_scores
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["MatrixRule", "MissingResultsError", "TaskData", "build_tasks"]
 
 _TEST_CHUNK = 2_000_000
+_LOO_CELLS = 1_000_000  # leave-one-out samples x algorithms ranked at once
 
 
 class MissingResultsError(ValueError):
@@ -428,3 +430,42 @@ def key_task_ranking(
         rank_list.append(ranks)
     ranks, scores = combine_ranks(rank_list, average_ties=False, ties=scheme.ties)
     return ranks, scores, {}
+
+
+def leave_one_out_ranks(task: TaskData, scheme: Scheme, key: str) -> np.ndarray:
+    """Task ranks of every leave-one-case-out sample, shape (n_cases, m):
+    row i leaves out case i.
+
+    ``key_task_ranking`` with the counts of :func:`leave_one_out_counts`;
+    for a mean of one matrix (values or per-case ranks) the samples' means
+    are the column totals less one row, the same bits without any counts.
+    """
+    n = len(task.cases)
+    single = key != "combined" or scheme.combine is None
+    rule = MatrixRule.from_scheme(scheme, key) if single else None
+    if (
+        rule is not None
+        and not task.has_targets
+        and rule.q is None
+        and rule.method in ("aggregate_then_rank", "rank_then_aggregate")
+    ):
+        x = task.values[key][""]
+        hib = rule.higher_is_better
+        if rule.method == "rank_then_aggregate":
+            policy = "last_rank" if rule.policy == "last_rank" else "ignore"
+            x = case_ranks(x, ties=rule.ties, higher_is_better=hib, missing=policy)
+            hib = False
+        step = max(1, _LOO_CELLS // max(1, x.shape[1]))
+        return np.concatenate(
+            [
+                rank_rows(
+                    leave_one_out_means(x, np.arange(s, min(n, s + step))),
+                    ties=rule.ties,
+                    higher_is_better=hib,
+                )
+                for s in range(0, n, step)
+            ]
+        )
+    return resampled(
+        lambda c: key_task_ranking(task, scheme, key, c)[0], leave_one_out_counts(n)
+    )

@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._bounded import significant_pairs
-from ._core import TaskData, combine_ranks, key_task_ranking
+from ._core import TaskData, combine_ranks, key_task_ranking, leave_one_out_ranks
 from ._exact import NonFiniteResultError
+from ._memory import LARGE_ROWS, release_free_memory
 from ._parallel import one_blas_thread, parallel_map
 from .audit import audit_task
 from .bootstrap import (
     kendall_tau_b,
-    leave_one_out_counts,
-    resampled,
     summarise_resamples,
     winner_again,
 )
@@ -264,10 +263,7 @@ def _task_block(
             "winner_stability_by_algorithm"
         ]
     if leave_one_out and n_cases > 1:
-        loo = resampled(
-            lambda c: key_task_ranking(task, scheme, key, c)[0],
-            leave_one_out_counts(n_cases),
-        )
+        loo = leave_one_out_ranks(task, scheme, key)
         taus = kendall_tau_b(ranks, loo)
         taus = taus[~np.isnan(taus)]
         block["leave_one_out"] = {
@@ -383,6 +379,9 @@ def run_analysis(
     ):
         raise ValueError("bootstrap_ranks needs a seed (argument or scheme)")
     prepared = prepare_analysis(results, scheme, bootstrap=bootstrap, seed=seed)
+    del results  # the tasks' matrices hold what is needed (a caller may keep it)
+    if sum(len(t.cases) * len(t.algorithms) for t in prepared.tasks) >= LARGE_ROWS:
+        release_free_memory()
     given = (
         None
         if bootstrap_ranks is None
