@@ -24,6 +24,7 @@ import threading
 
 import numpy as np
 
+from ._memory import LARGE_ROWS, release_free_memory
 from ._parallel import parallel_map
 from .significance import (
     PairedDifferences,
@@ -33,7 +34,7 @@ from .significance import (
     pairwise_wilcoxon,
 )
 
-__all__ = ["significant_pairs"]
+__all__ = ["PValueBounds", "significant_pairs"]
 
 MIN_CASES = 2000  # below this exact statistics are cheap enough
 _CASES_PER_BUCKET = 8
@@ -60,21 +61,23 @@ def _statistic_bounds(
     d: np.ndarray, store: dict[str, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(t2_lo, t2_hi, tie_hi, n_eff) per pair from a histogram of |d|
-    (``d`` is 0.0 for dropped cases; ``store`` holds the thread's buffers)."""
+    (``d`` is 0.0 for dropped cases, and is overwritten; ``store`` holds the
+    thread's buffers)."""
     n_pairs, n = d.shape
     k = max(1, n // _CASES_PER_BUCKET)
     n_eff = np.count_nonzero(d, axis=1)  # zero differences take no rank
-    scaled = np.abs(d, out=_scratch(store, "scaled", d.shape, np.float64))
+    negative = np.less(d, 0, out=_scratch(store, "negative", d.shape, np.bool_))
+    scaled = np.abs(d, out=d)  # |d| in place: the signs are kept in negative
     top = scaled.max(axis=1, initial=0.0)
     top[top == 0] = 1.0
     # |d| * (k / top) is monotone in |d|, so buckets never reorder values
     np.multiply(scaled, (k / top)[:, None], out=scaled)
     np.minimum(scaled, k - 0.5, out=scaled)
-    index = _scratch(store, "index", d.shape, np.int32)  # 2 * pairs * k < 2**31
+    # intp, as bincount wants it (an int32 index was copied to intp there)
+    index = _scratch(store, "index", d.shape, np.intp)
     index[...] = scaled
-    index += (np.arange(n_pairs, dtype=np.int32) * k)[:, None]
+    index += (np.arange(n_pairs, dtype=np.intp) * k)[:, None]
     index += index  # room for the sign
-    negative = np.less(d, 0, out=_scratch(store, "negative", d.shape, np.bool_))
     np.add(index, negative, out=index)
     hist = np.bincount(index.ravel(), minlength=2 * n_pairs * k)
     hist = hist.reshape(n_pairs, k, 2)
@@ -131,6 +134,24 @@ def _chunk_bounds(
     return lo_a, hi_a, lo_b, hi_b
 
 
+class PValueBounds:
+    """Bounds ``p_lo <= p <= p_hi`` of the unadjusted p-values of every ordered
+    pair of one matrix (one direction and test method), narrowed to the exact
+    p-value wherever that has been computed.
+
+    The decisions of :func:`significant_pairs` under any alpha and adjustment
+    follow from the same bounds, so the calls on one matrix (a test-based
+    ranking, its significance map, the audit's test-based alternative) share
+    one object: the histograms are made once, and an exact p-value computed
+    for one call serves the next.
+    """
+
+    def __init__(self) -> None:
+        self.p_lo: np.ndarray | None = None
+        self.p_hi: np.ndarray | None = None
+        self.done: np.ndarray | None = None  # pairs i < j with exact p-values
+
+
 def significant_pairs(
     values: np.ndarray,
     *,
@@ -140,16 +161,17 @@ def significant_pairs(
     higher_is_better: bool = True,
     workers: int | None = None,
     min_cases: int = MIN_CASES,
+    bounds: PValueBounds | None = None,
 ) -> np.ndarray:
     """``significant[i, j]``: i is significantly better than j, as
     ``decisions(pairwise_wilcoxon(values, ...), ...)`` gives it.
 
     Matrices with at least ``min_cases`` cases (and the normal approximation)
     are bracketed first (module docstring); chunks of pairs run on up to
-    ``workers`` threads.
+    ``workers`` threads. ``bounds``: the :class:`PValueBounds` of ``values``
+    (same direction and method) from earlier calls, used and narrowed.
     """
-    prepared = PairedDifferences(values)
-    n, m = prepared.shape
+    state = PValueBounds() if bounds is None else bounds
 
     def exact(pairs: PairedDifferences) -> np.ndarray:
         return pairwise_wilcoxon(
@@ -160,22 +182,19 @@ def significant_pairs(
             workers=workers,
         )
 
-    if method != "approx" or n < min_cases or m < 2:
-        return decisions(exact(prepared), alpha=alpha, p_adjust=p_adjust)
-    p_lo = np.full((m, m), np.nan)
-    p_hi = np.full((m, m), np.nan)
-    scratch: dict[int, dict[str, np.ndarray]] = {}
-    bounds = parallel_map(
-        lambda k: _chunk_bounds(prepared, k, higher_is_better, scratch),
-        range(len(prepared.chunks)),
-        workers,
-    )
-    for (a, b, _), (lo_a, hi_a, lo_b, hi_b) in zip(
-        prepared.chunks, bounds, strict=True
-    ):
-        p_lo[a, b], p_hi[a, b], p_lo[b, a], p_hi[b, a] = lo_a, hi_a, lo_b, hi_b
-    ii, jj = _pair_index(m)
-    done = np.zeros(ii.size, dtype=bool)
+    if state.p_lo is None:
+        prepared = PairedDifferences(values)
+        n, m = prepared.shape
+        if method != "approx" or n < min_cases or m < 2:
+            state.p_lo = state.p_hi = exact(prepared)
+            state.done = np.ones(m * (m - 1) // 2, dtype=bool)
+        else:
+            state.p_lo, state.p_hi = _bracket(prepared, higher_is_better, workers)
+            state.done = np.zeros(m * (m - 1) // 2, dtype=bool)
+    p_lo, p_hi, done = state.p_lo, state.p_hi, state.done
+    if p_lo is p_hi:  # every p-value exact
+        return decisions(p_hi, alpha=alpha, p_adjust=p_adjust)
+    ii, jj = _pair_index(p_lo.shape[0])
     while True:
         sure = decisions(p_hi, alpha=alpha, p_adjust=p_adjust)
         maybe = decisions(p_lo, alpha=alpha, p_adjust=p_adjust)
@@ -190,3 +209,26 @@ def significant_pairs(
         p_lo[a, b] = p_hi[a, b] = p[a, b]
         p_lo[b, a] = p_hi[b, a] = p[b, a]
         done[todo] = True
+
+
+def _bracket(
+    prepared: PairedDifferences, higher_is_better: bool, workers: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(p_lo, p_hi) of every ordered pair from the histograms of its |d|."""
+    m = prepared.shape[1]
+    p_lo = np.full((m, m), np.nan)
+    p_hi = np.full((m, m), np.nan)
+    scratch: dict[int, dict[str, np.ndarray]] = {}
+    bounds = parallel_map(
+        lambda k: _chunk_bounds(prepared, k, higher_is_better, scratch),
+        range(len(prepared.chunks)),
+        workers,
+    )
+    for (a, b, _), (lo_a, hi_a, lo_b, hi_b) in zip(
+        prepared.chunks, bounds, strict=True
+    ):
+        p_lo[a, b], p_hi[a, b], p_lo[b, a], p_hi[b, a] = lo_a, hi_a, lo_b, hi_b
+    scratch.clear()
+    if prepared.shape[0] * m >= LARGE_ROWS:
+        release_free_memory()  # the threads' buffers, freed in their arenas
+    return p_lo, p_hi

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._bounded import significant_pairs
+from ._bounded import PValueBounds, significant_pairs
 from ._exact import canonical_row_order, exact_means
 from ._ranks import average_ranks, rank_rows
 from ._validation import ResultsTable, dense_unique, validate_table
-from .aggregate import aggregate_scores, case_ranks
+from .aggregate import aggregate_scores, case_ranks, leave_one_out_means
+from .bootstrap import leave_one_out_counts, resampled
 from .scheme import Scheme
 from .significance import PairedDifferences, significance_scores
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["MatrixRule", "MissingResultsError", "TaskData", "build_tasks"]
 
 _TEST_CHUNK = 2_000_000
+_LOO_CELLS = 1_000_000  # leave-one-out samples x algorithms ranked at once
 
 
 class MissingResultsError(ValueError):
@@ -81,11 +83,13 @@ def rank_matrix(
     rule: MatrixRule,
     pairs: PairedDifferences | None = None,
     pvalues: np.ndarray | None = None,
+    bounds: PValueBounds | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Ranks and scores of one matrix: shapes (m,) or (B, m) with counts.
 
     test_then_rank only: ``pairs`` is ``PairedDifferences(x)`` shared across
-    calls; ``pvalues`` the data's unadjusted p-values, if already known.
+    calls; ``pvalues`` the data's unadjusted p-values, if already known;
+    ``bounds`` the data's shared :class:`PValueBounds` (without counts).
     """
     if rule.method == "aggregate_then_rank":
         scores = aggregate_scores(x, counts, q=rule.q)
@@ -115,6 +119,7 @@ def rank_matrix(
                 p_adjust=rule.p_adjust,
                 method=rule.test_method,
                 higher_is_better=rule.higher_is_better,
+                bounds=bounds,
             )
             scores = significant.sum(axis=-1).astype(np.float64)
         elif counts is None:
@@ -174,6 +179,9 @@ class TaskData:
     _pairs: dict[tuple[str, str], PairedDifferences] = field(
         default_factory=dict, repr=False, compare=False
     )
+    _bounds: dict[tuple[str, str, bool, str], PValueBounds] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def pairs(self, metric: str, target: str) -> PairedDifferences:
         """The Wilcoxon pairs of ``values[metric][target]``, sorted once and
@@ -183,9 +191,21 @@ class TaskData:
             self._pairs[key] = PairedDifferences(self.values[metric][target])
         return self._pairs[key]
 
+    def pvalue_bounds(
+        self, metric: str, target: str, higher_is_better: bool, method: str
+    ) -> PValueBounds:
+        """The p-value bounds of ``values[metric][target]``'s Wilcoxon tests,
+        shared by its test-based ranking, significance map and audit."""
+        key = (metric, target, higher_is_better, method)
+        if key not in self._bounds:
+            self._bounds[key] = PValueBounds()
+        return self._bounds[key]
+
     def release(self) -> None:
-        """Drop the shared Wilcoxon pairs (memory) once the task is ranked."""
+        """Drop the shared Wilcoxon pairs and p-value bounds (memory) once the
+        task is ranked."""
         self._pairs.clear()
+        self._bounds.clear()
 
     def rows_of(self, target: str, counts: np.ndarray | None) -> np.ndarray | None:
         """Bootstrap counts restricted to the target's cases (None stays None)."""
@@ -365,7 +385,10 @@ def metric_task_ranking(
     Returns task ranks, task scores and {target: (ranks, scores)}.
     """
     mats = values if values is not None else task.values[metric]
-    shared = values is None and counts is not None and rule.method == "test_then_rank"
+    tested = values is None and rule.method == "test_then_rank"
+    shared = tested and counts is not None
+    bounded = tested and counts is None and pvalues is None
+    hib, test = rule.higher_is_better, rule.test_method
     per_target = {
         t: rank_matrix(
             mats[t],
@@ -373,6 +396,7 @@ def metric_task_ranking(
             rule,
             task.pairs(metric, t) if shared else None,
             None if pvalues is None else pvalues[t],
+            task.pvalue_bounds(metric, t, hib, test) if bounded else None,
         )
         for t in task.targets
     }
@@ -406,3 +430,42 @@ def key_task_ranking(
         rank_list.append(ranks)
     ranks, scores = combine_ranks(rank_list, average_ties=False, ties=scheme.ties)
     return ranks, scores, {}
+
+
+def leave_one_out_ranks(task: TaskData, scheme: Scheme, key: str) -> np.ndarray:
+    """Task ranks of every leave-one-case-out sample, shape (n_cases, m):
+    row i leaves out case i.
+
+    ``key_task_ranking`` with the counts of :func:`leave_one_out_counts`;
+    for a mean of one matrix (values or per-case ranks) the samples' means
+    are the column totals less one row, the same bits without any counts.
+    """
+    n = len(task.cases)
+    single = key != "combined" or scheme.combine is None
+    rule = MatrixRule.from_scheme(scheme, key) if single else None
+    if (
+        rule is not None
+        and not task.has_targets
+        and rule.q is None
+        and rule.method in ("aggregate_then_rank", "rank_then_aggregate")
+    ):
+        x = task.values[key][""]
+        hib = rule.higher_is_better
+        if rule.method == "rank_then_aggregate":
+            policy = "last_rank" if rule.policy == "last_rank" else "ignore"
+            x = case_ranks(x, ties=rule.ties, higher_is_better=hib, missing=policy)
+            hib = False
+        step = max(1, _LOO_CELLS // max(1, x.shape[1]))
+        return np.concatenate(
+            [
+                rank_rows(
+                    leave_one_out_means(x, np.arange(s, min(n, s + step))),
+                    ties=rule.ties,
+                    higher_is_better=hib,
+                )
+                for s in range(0, n, step)
+            ]
+        )
+    return resampled(
+        lambda c: key_task_ranking(task, scheme, key, c)[0], leave_one_out_counts(n)
+    )

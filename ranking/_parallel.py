@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
 
-__all__ = ["WORKERS_ENV", "default_workers", "parallel_map"]
+__all__ = ["WORKERS_ENV", "default_workers", "one_blas_thread", "parallel_map"]
 
 WORKERS_ENV = "RANKING_WORKERS"
 _MAX_DEFAULT = 4
@@ -57,7 +57,7 @@ def parallel_map(
             yield fn(item)
         return
     pool = ThreadPoolExecutor(max_workers=min(count, len(items)))
-    with _one_blas_thread():
+    with one_blas_thread():
         try:
             futures = [pool.submit(fn, item) for item in items]
             for future in futures:
@@ -72,7 +72,7 @@ _blas_limits = None
 
 
 @contextmanager
-def _one_blas_thread() -> Iterator[None]:
+def one_blas_thread() -> Iterator[None]:
     """One BLAS thread while worker threads run: BLAS's own threads would
     compete with the workers for the same cores (and spin while they wait).
 

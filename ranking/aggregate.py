@@ -20,6 +20,7 @@ __all__ = [
     "aggregate_scores",
     "aggregate_then_rank",
     "case_ranks",
+    "leave_one_out_means",
     "rank_then_aggregate",
 ]
 
@@ -89,27 +90,52 @@ def aggregate_scores(
                 out[j] = exact_quantile(col, q)
         return out
     if q is None:
+        left_out = _left_out_cases(counts)
+        if left_out is not None:  # leave-one-case-out: the total less one row
+            return leave_one_out_means(x, left_out)
         w = np.asarray(counts, dtype=np.float64)
         # Resampled sums may exceed the float range where the data's mean
         # does not: scale by a power of two (exact), divide, scale back.
         filled = np.where(present, x, 0.0)
-        scale = _resample_scale(filled, w)
+        scale = _resample_scale(filled, float(w.sum(axis=1).max(initial=0.0)))
         if scale != 1.0:
             filled = filled * scale
-        left_out = _left_out_cases(counts)
-        if left_out is not None:  # leave-one-case-out: the total less one row
-            num = filled.sum(axis=0) - filled[left_out]
-            den = (present.sum(axis=0) - present[left_out]).astype(np.float64)
+        num = w @ filled
+        if present.all():  # every algorithm has every case
+            den = np.repeat(w.sum(axis=1)[:, None], m, axis=1)
         else:
-            num = w @ filled
-            if present.all():  # every algorithm has every case
-                den = np.repeat(w.sum(axis=1)[:, None], m, axis=1)
-            else:
-                den = w @ present.astype(np.float64)
+            den = w @ present.astype(np.float64)
         out = np.full(num.shape, np.nan)
         np.divide(num, den, out=out, where=den > 0)
         return out if scale == 1.0 else out / scale
     return _weighted_quantile(x, present, np.asarray(counts, dtype=np.int64), q)
+
+
+def leave_one_out_means(values: np.ndarray, left_out: np.ndarray) -> np.ndarray:
+    """Column means (NaN left out) of the data less one case: row ``i`` of the
+    result leaves out case ``left_out[i]``; shape (len(left_out), m).
+
+    The column totals less one row, O(n·m) for all n leave-one-out samples,
+    in slices of bounded size; each row is what :func:`aggregate_scores`
+    gives with that sample's counts (the same bits, however it is sliced).
+    """
+    x = np.asarray(values, dtype=np.float64)
+    present = ~np.isnan(x)
+    filled = np.where(present, x, 0.0)
+    scale = _resample_scale(filled, float(x.shape[0] - 1))
+    if scale != 1.0:
+        filled = filled * scale
+    total = filled.sum(axis=0)
+    count = present.sum(axis=0)
+    rows = np.asarray(left_out, dtype=np.int64)
+    out = np.full((rows.size, x.shape[1]), np.nan)
+    step = max(1, _CHUNK_ELEMENTS // max(1, x.shape[1]))
+    for s in range(0, rows.size, step):
+        r = rows[s : s + step]
+        num = total - filled[r]
+        den = (count - present[r]).astype(np.float64)
+        np.divide(num, den, out=out[s : s + step], where=den > 0)
+    return out if scale == 1.0 else out / scale
 
 
 def _left_out_cases(counts: np.ndarray) -> np.ndarray | None:
@@ -127,11 +153,11 @@ def _left_out_cases(counts: np.ndarray) -> np.ndarray | None:
     return np.argmin(c, axis=1)
 
 
-def _resample_scale(filled: np.ndarray, w: np.ndarray) -> float:
+def _resample_scale(filled: np.ndarray, weight: float) -> float:
     """1, or a power of two that keeps every resampled sum finite (``filled``:
-    the values with 0 for missing ones)."""
+    the values with 0 for missing ones; ``weight``: the largest number of
+    cases in a resample)."""
     biggest = float(np.abs(filled).max(initial=0.0))
-    weight = float(w.sum(axis=1).max(initial=0.0))
     if biggest * max(weight, 1.0) < 2.0**1000:
         return 1.0
     return 2.0 ** -(int(np.ceil(np.log2(max(weight, 1.0)))) + 2)

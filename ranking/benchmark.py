@@ -412,18 +412,22 @@ def scenario_c(baseline: Path | None, work: Path, repeats: int) -> list[str]:
     ]
 
 
-def scenario_e(work: Path) -> list[str]:
-    """The whole command on (b)'s table with its defaults (audit, leave-one-out)."""
+def scenario_e(work: Path, repeats: int) -> list[str]:
+    """The whole command on (b)'s table with its defaults (audit, leave-one-out),
+    the fastest (CPU) of ``repeats`` runs, as for (c); peak RSS the largest."""
     results, scheme_file = work / "large.csv", work / "large.json"
     _scenario_b_frame().to_csv(results, index=False)
     scheme_file.write_text(json.dumps(MEAN_SCHEME))
-    wall, cpu, peak = _run_command(ROOT, results, scheme_file)
+    runs = [_run_command(ROOT, results, scheme_file) for _ in range(max(1, repeats))]
+    wall, cpu, _ = min(runs, key=lambda run: run[1])
+    peak = max(run[2] for run in runs)
     memory = "met" if peak <= TARGET_E_MIB else "NOT met"
     return [
         "(e) 200 algorithms x 10 000 cases, aggregate_then_rank (mean), 1000 "
         "bootstrap samples, whole process python -m ranking with its defaults "
         f"(robustness audit, leave-one-case-out; {results.stat().st_size >> 20} MiB "
-        "of CSV in, JSON out)",
+        f"of CSV in, JSON out; fastest of {len(runs)}: CPU "
+        f"{', '.join(f'{run[1]:.2f}' for run in runs)} s)",
         f"    engine: {wall:.2f} s wall ({cpu:.2f} s CPU); "
         f"{_verdict(cpu, TARGETS['e'])}; peak RSS {peak:.0f} MiB "
         f"(target <= {TARGET_E_MIB} MiB: {memory})",
@@ -482,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
             "a": lambda: scenario_a(args.bootstrap, args.naive_samples, baseline, work),
             "b": lambda: scenario_b(args.bootstrap, args.naive_samples, baseline),
             "d": scenario_d,
-            "e": lambda: scenario_e(work),
+            "e": lambda: scenario_e(work, args.repeats),
         }
         for name, run in runs.items():
             if args.only in (None, name):

@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 _CHUNK_ELEMENTS = 2_000_000
+_DISTINCT_FROM = 64  # rankings from which repeated ones are computed once
 BOOTSTRAP_BLOCK = 100  # replicates per independently seeded block
 _BLOCK_STREAM = 0x424C4B31  # "BLK1": keeps block streams apart from other seeds
 
@@ -155,6 +156,21 @@ def kendall_tau_b(reference: np.ndarray, rankings: np.ndarray) -> np.ndarray:
     r = np.asarray(rankings, dtype=np.float64)
     single = r.ndim == 1
     r2 = r[None, :] if single else r
+    if r2.shape[0] > _DISTINCT_FROM:
+        # Resamples often repeat a ranking (leave-one-case-out: nearly all
+        # do): each distinct ranking once, by its bytes, so the same bits.
+        rows = np.ascontiguousarray(r2)
+        keys = rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1])))
+        _, first, inverse = np.unique(
+            keys.ravel(), return_index=True, return_inverse=True
+        )
+        return _kendall_rows(ref, rows[first])[inverse.ravel()]
+    out = _kendall_rows(ref, r2)
+    return float(out[0]) if single else out
+
+
+def _kendall_rows(ref: np.ndarray, r2: np.ndarray) -> np.ndarray:
+    """:func:`kendall_tau_b` of each row of ``r2``, shape (B,)."""
     m = ref.shape[0]
     ii, jj = np.triu_indices(m, k=1)
     s0 = np.sign(ref[ii] - ref[jj]).astype(np.int8)
@@ -170,7 +186,7 @@ def kendall_tau_b(reference: np.ndarray, rankings: np.ndarray) -> np.ndarray:
         res = np.full(block.shape[0], np.nan)
         np.divide(num, den, out=res, where=den > 0)
         out[start : start + step] = res
-    return float(out[0]) if single else out
+    return out
 
 
 def spearman_footrule(a: np.ndarray, b: np.ndarray) -> float:

@@ -117,8 +117,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with open(args.scheme, encoding="utf-8") as fh:
             scheme = json.load(fh)
-        table = read_table(args.results)  # no pandas: a small job starts fast
-        result = run_analysis(table, scheme, bootstrap=args.bootstrap, seed=args.seed)
+        # read_table: no pandas for a small job, so it starts fast; the table
+        # is handed over, not kept here, so the analysis can free it
+        result = run_analysis(
+            read_table(args.results),
+            scheme,
+            bootstrap=args.bootstrap,
+            seed=args.seed,
+        )
         text = output_text(result.to_json_dict())
     except json.JSONDecodeError as exc:
         print(

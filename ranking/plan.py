@@ -19,6 +19,7 @@ import numpy as np
 
 from ._core import TaskData, build_tasks, key_task_ranking
 from ._exact import NonFiniteResultError
+from ._parallel import one_blas_thread
 from ._validation import ResultsTable, validate_table
 from .bootstrap import BOOTSTRAP_BLOCK, block_counts, n_blocks, resampled
 from .scheme import Scheme, parse_scheme
@@ -179,15 +180,16 @@ def bootstrap_block_ranks(
         return np.empty((0, m), dtype=np.float64)
     scheme, n_cases = prepared.scheme, len(data.cases)
     try:
-        parts = [
-            resampled(
-                lambda c: key_task_ranking(data, scheme, key, c)[0],
-                block_counts(
-                    n_cases, prepared.n_boot, seed=prepared.seed, task=task, block=k
-                ),
-            )
-            for k in chosen
-        ]
+        with one_blas_thread():  # see run_analysis
+            parts = [
+                resampled(
+                    lambda c: key_task_ranking(data, scheme, key, c)[0],
+                    block_counts(
+                        n_cases, prepared.n_boot, seed=prepared.seed, task=task, block=k
+                    ),
+                )
+                for k in chosen
+            ]
     except NonFiniteResultError as exc:
         raise exc.named(metric=key, task=task, algorithms=data.algorithms) from None
     finally:

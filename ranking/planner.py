@@ -41,7 +41,6 @@ from ._parallel import parallel_map
 from ._ranks import rank_rows
 from ._validation import ResultsTable, read_table, validate_table
 from .bootstrap import case_counts, kendall_tau_b, winner_again
-from .intervals import rank_confidence_intervals
 from .run import _values_after_policy
 from .scheme import Scheme, SchemeError, parse_scheme, scheme_to_dict
 from .version import ENGINE_VERSION
@@ -531,6 +530,10 @@ def _interval_width(prepared: PreparedPlan, x: np.ndarray, seed: int) -> float:
     m = len(prepared.algorithms)
     if complete.shape[0] < 2:
         return float(m)  # no evidence: every rank is possible
+    # scipy.stats only when planned intervals need it: `import ranking` (every
+    # command line run) stays without it
+    from .intervals import rank_confidence_intervals
+
     bounds = rank_confidence_intervals(
         complete,
         method=prepared.interval_method,

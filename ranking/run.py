@@ -12,11 +12,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._bounded import significant_pairs
-from ._core import TaskData, combine_ranks, key_task_ranking
+from ._core import TaskData, combine_ranks, key_task_ranking, leave_one_out_ranks
 from ._exact import NonFiniteResultError
-from ._parallel import parallel_map
+from ._memory import LARGE_ROWS, release_free_memory
+from ._parallel import one_blas_thread, parallel_map
 from .audit import audit_task
-from .bootstrap import leave_one_out_counts, resampled, summarise_resamples
+from .bootstrap import (
+    kendall_tau_b,
+    summarise_resamples,
+    winner_again,
+)
 from .plan import PreparedAnalysis, bootstrap_block_ranks, prepare_analysis
 from .scheme import Scheme, parse_scheme, scheme_to_dict
 
@@ -86,24 +91,27 @@ def _values_after_policy(x: np.ndarray) -> np.ndarray:
 
 
 def _significance(
-    x: np.ndarray,
+    task: TaskData,
+    target: str,
     scheme: Scheme,
     metric: str,
-    algorithms: list[str],
     workers: int | None,
 ) -> dict[str, dict[str, bool]]:
     if scheme.method == "test_then_rank":
         p_adjust, alpha = scheme.test.p_adjust, scheme.test.alpha
     else:
         p_adjust, alpha = "holm", scheme.uncertainty.alpha
+    hib, method = scheme.higher_is_better[metric], scheme.test.method
     sig = significant_pairs(
-        x,
+        task.values[metric][target],
         alpha=alpha,
         p_adjust=p_adjust,
-        method=scheme.test.method,
-        higher_is_better=scheme.higher_is_better[metric],
+        method=method,
+        higher_is_better=hib,
         workers=workers,
+        bounds=task.pvalue_bounds(metric, target, hib, method),
     )
+    algorithms = task.algorithms
     return {
         a: {b: bool(sig[i, j]) for j, b in enumerate(algorithms) if j != i}
         for i, a in enumerate(algorithms)
@@ -175,7 +183,6 @@ def _resample_block(
         "kendall_tau": tau,
         "winner_stability": _number(summary.winner_stability),
         "winner_stability_by_algorithm": by_alg,
-        "tau_min": float(taus.min()) if taus.size else None,
         # The shape of the tau distribution for violin plots, so figures never
         # re-run the bootstrap: quantiles at 0, 5, ..., 100 %.
         "tau_quantiles": (
@@ -230,7 +237,7 @@ def _task_block(
                 ),
             }
             x = task.values[key][t]
-            entry["significance"] = _significance(x, scheme, key, algs, workers)
+            entry["significance"] = _significance(task, t, scheme, key, workers)
             if scheme.uncertainty.rank_ci:
                 entry["rank_ci"] = _rank_ci(
                     x, scheme, key, algs, task_int_seed(seed, task.name)
@@ -239,7 +246,7 @@ def _task_block(
         block["targets"] = targets
     elif single_metric:
         x = task.values[key][""]
-        block["significance"] = _significance(x, scheme, key, algs, workers)
+        block["significance"] = _significance(task, "", scheme, key, workers)
         if scheme.uncertainty.rank_ci:
             block["rank_ci"] = _rank_ci(
                 x, scheme, key, algs, task_int_seed(seed, task.name)
@@ -256,17 +263,15 @@ def _task_block(
             "winner_stability_by_algorithm"
         ]
     if leave_one_out and n_cases > 1:
-        loo = resampled(
-            lambda c: key_task_ranking(task, scheme, key, c)[0],
-            leave_one_out_counts(n_cases),
-        )
-        summary = _resample_block(ranks, loo, algs, integral)
+        loo = leave_one_out_ranks(task, scheme, key)
+        taus = kendall_tau_b(ranks, loo)
+        taus = taus[~np.isnan(taus)]
         block["leave_one_out"] = {
             "kendall_tau": {
-                "median": summary["kendall_tau"]["median"],
-                "min": summary["tau_min"],
+                "median": float(np.median(taus)) if taus.size else None,
+                "min": float(taus.min()) if taus.size else None,
             },
-            "winner_stability": summary["winner_stability"],
+            "winner_stability": _number(winner_again(ranks, loo).mean()),
             "rank_range": {
                 a: [
                     _number(loo[:, j].min(), integral=True),
@@ -374,11 +379,36 @@ def run_analysis(
     ):
         raise ValueError("bootstrap_ranks needs a seed (argument or scheme)")
     prepared = prepare_analysis(results, scheme, bootstrap=bootstrap, seed=seed)
+    del results  # the tasks' matrices hold what is needed (a caller may keep it)
+    if sum(len(t.cases) * len(t.algorithms) for t in prepared.tasks) >= LARGE_ROWS:
+        release_free_memory()
     given = (
         None
         if bootstrap_ranks is None
         else _checked_bootstrap_ranks(prepared, bootstrap_ranks)
     )
+    total = len(prepared.keys) * len(prepared.tasks)
+    # One BLAS thread throughout: the engine's products are small or sliced,
+    # and OpenBLAS's own threads spin while they wait, which on a busy machine
+    # multiplied the CPU time of the bootstrap's products tenfold. The output
+    # does not depend on it (worker threads already run under this limit).
+    with one_blas_thread():
+        rankings = _rank_keys(prepared, given, leave_one_out, audit, workers, progress)
+    if progress is not None and total == 0:
+        progress(1.0)
+    output = {"scheme": scheme_to_dict(prepared.scheme), "rankings": rankings}
+    return AnalysisResult(scheme=prepared.scheme, output=output)
+
+
+def _rank_keys(
+    prepared: PreparedAnalysis,
+    given: dict[tuple[str, str], np.ndarray] | None,
+    leave_one_out: bool,
+    audit: bool,
+    workers: int | None,
+    progress: Callable[[float], None] | None,
+) -> dict[str, Any]:
+    """The ``rankings`` object of the output: every key, every task."""
     executed, tasks, n_boot = prepared.scheme, prepared.tasks, prepared.n_boot
     total = len(prepared.keys) * len(tasks)
     done = 0
@@ -439,7 +469,4 @@ def run_analysis(
                 "scores": _by_algorithm(algs, c_scores),
             }
         rankings[key] = entry
-    if progress is not None and total == 0:
-        progress(1.0)
-    output = {"scheme": scheme_to_dict(executed), "rankings": rankings}
-    return AnalysisResult(scheme=executed, output=output)
+    return rankings

@@ -303,3 +303,87 @@ def test_targets_extras_and_problems_read_alike_by_either_reader():
     assert _checked(fixed, pandas_from=0, import_from=0) == _checked(
         fixed, pandas_from=10**9, import_from=10**9
     )
+
+
+def test_large_tables_values_are_read_as_numbers_by_pandas():
+    text = _lines(HEADER, ROW, "", "T,008,A,DSC,NA", 'T,009,A,DSC,"1e-3"', "")
+
+    raw = _csv_by_pandas(text, "r.csv", keep_text=False)
+
+    assert raw.columns["value"].dtype == "float64"  # no text object per value
+    assert raw.columns["value"].tolist()[::2] == [0.5, 0.001]
+    assert _checked(text, pandas_from=0, import_from=0) == _checked(
+        text, pandas_from=10**9, import_from=10**9
+    )
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["value", " value", "inf", "-Infinity", "1e999", "good", "1_000", "0,5", " NA"],
+)
+def test_values_pandas_cannot_read_as_numbers_are_checked_as_text(cell):
+    # the header's own text as a value, infinities and texts pandas does not
+    # read as numbers: the cells are read as text and named as by Python
+    quoted = f'"{cell}"' if "," in cell else cell
+    text = _lines(
+        "task,case,algorithm,metric,value", "T,1,A,DSC,0.5", f"T,2,A,DSC,{quoted}"
+    )
+
+    by_pandas = _checked(text, pandas_from=0, import_from=0)
+
+    assert by_pandas == _checked(text, pandas_from=10**9, import_from=10**9)
+
+
+_NUMBER_TEXTS = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.tuples(st.floats(allow_nan=False, allow_infinity=False), st.integers(0, 25)).map(
+        lambda t: f"{t[0]:.{t[1]}e}"
+    ),
+    st.from_regex(
+        r"[+-]?[0-9]{0,30}\.?[0-9]{0,30}([eE][+-]?[0-9]{1,3})?", fullmatch=True
+    ),
+    st.from_regex(r"[ \t]?[0-9.eE+-]{1,6}[ \t]?", fullmatch=True),
+    st.sampled_from(
+        [
+            "",
+            "NA",
+            "na",
+            "Na",
+            "N/A",
+            "n/a",
+            "nan",
+            "NaN",
+            "NAN",
+            "-nan",
+            " NA ",
+            "inf",
+            "-Infinity",
+            "1e999",
+            "1e-999",
+            "2.4703282292062328e-324",
+            "1_000",
+            "\u0661",
+            "\xa01",
+            "0x10",
+            "1.7976931348623159e308",
+            "9007199254740993",
+            "0." + "0" * 300 + "1",
+            "1" * 400,
+            "x",
+        ]
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(_NUMBER_TEXTS, min_size=1, max_size=6))
+def test_values_read_by_pandas_are_pythons_floats(values):
+    """pandas' number parser and Python's float give the same doubles (both
+    correctly rounded), or pandas gives up and the values are read as text:
+    the checked table (values compared as bytes) or error is the same."""
+    rows = [f"T,{i},A,DSC,{v}" for i, v in enumerate(values)]
+    text = _lines(HEADER, *rows, "")
+
+    by_pandas = _checked(text, pandas_from=0, import_from=0)
+
+    assert by_pandas == _checked(text, pandas_from=10**9, import_from=10**9)
