@@ -9,6 +9,7 @@ nothing else: the violins draw the stored quantiles of the τ samples
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +24,6 @@ from ._style import (
     NOT_SIGNIFICANT,
     PRINT_WIDTH,
     SIGNIFICANT,
-    _side_by_side,
     algorithm_colors,
     axis_width,
     fit_to_text,
@@ -318,7 +318,20 @@ def _alternative_label(alt: Mapping[str, Any], several_metrics: bool) -> str:
 
 
 # The method names under the ranks-across-methods plot, when upright
-METHOD_LABEL_PT = 7.0
+METHOD_LABEL_PT = 6.5
+LABEL_GAP = 0.04  # inches between two upright method names
+
+
+def _widest_line(label: str, size: float) -> float:
+    """Inches: the widest line of ``label`` at font ``size``."""
+    prop = FontProperties(size=size)
+    return (
+        max(
+            text_to_path.get_text_width_height_descent(line, prop, ismath=False)[0]
+            for line in label.split("\n")
+        )
+        / 72
+    )
 
 
 def _wrapped_method(label: str) -> str:
@@ -439,10 +452,6 @@ def ranking_methods_plot(
     axis = 1.2 + (0.17 if m_all <= 20 else 0.11) * m_all
     fig = new_figure(width, print_height(axis, outside=0.5))
     ax = fig.add_subplot()
-    wrapped = [_wrapped_method(c) for c in columns]
-    upright = _side_by_side(ax, wrapped, METHOD_LABEL_PT)
-    if not upright:
-        fig.set_figheight(print_height(axis, outside=1.5))
     xs = np.arange(len(columns))
     styles = ["-", "--", ":", "-."]
     size = label_size(m_all)
@@ -469,13 +478,18 @@ def ranking_methods_plot(
     for (x, ha), labels in ends.items():
         for y, label in labels.items():
             ax.text(x, y, label, ha=ha, va="center", fontsize=size)
-    if upright:
-        fixed_ticks(ax, "x", xs, wrapped, size=METHOD_LABEL_PT)
-    else:
-        x_labels(ax, columns, n=10)
     left, right = (list(labels.values()) for labels in ends.values())
     room = _room_for_names(fig, ax, (left, right), size, span=len(columns) - 0.8)
     ax.set_xlim(-0.1 - room[0], len(columns) - 0.9 + room[1])
+    # a column's width in inches, once the names at the line ends have room
+    column = ax.get_position().width * fig.get_figwidth() / (len(columns) + sum(room))
+    wrapped = [_wrapped_method(c) for c in columns]
+    widths = [_widest_line(label, METHOD_LABEL_PT) for label in wrapped]
+    if all((a + b) / 2 + LABEL_GAP <= column for a, b in itertools.pairwise(widths)):
+        fixed_ticks(ax, "x", xs, wrapped, size=METHOD_LABEL_PT)
+    else:
+        fig.set_figheight(print_height(axis, outside=1.5))
+        x_labels(ax, columns, n=10)
     ax.set_ylim(m_all + 0.5, 0.5)
     ranks = range(1, m_all + 1, 1 if m_all <= 20 else 5)
     fixed_ticks(ax, "y", list(ranks), [str(r) for r in ranks], grid_alpha=0.3)

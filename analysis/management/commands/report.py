@@ -1,7 +1,9 @@
 """``manage.py report RESULTS.csv --scheme SCHEME.json --output report.pdf
 [--bootstrap N] [--seed S]``: the PDF report for organizers who only want the
 report. No database: the results are read from the file, the title page says
-"not registered" and no deviations are checked.
+"not registered" and no deviations are checked. Where the report only
+summarises a long descriptive-statistics appendix, the full table is written
+beside the PDF (``report.statistics.csv`` for ``report.pdf``).
 
 The analysis runs in a forked process (where the platform forks) while this
 one imports the figure and PDF modules and draws the figures that need only

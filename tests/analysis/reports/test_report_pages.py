@@ -146,3 +146,27 @@ def test_a_3000_character_algorithm_name_renders_shortened_and_in_full():
     full = text[text.index("Algorithm names in full") :].replace(" ", "")
     assert spaced.replace(" ", "") in full
     assert unbroken in full
+
+
+def test_report_command_writes_a_summarised_appendix_beside_the_pdf(
+    tmp_path, monkeypatch
+):
+    import json
+
+    import pandas as pd
+    from django.core.management import call_command
+
+    from tests.analysis.reports.test_commands import SCHEME as COMMAND_SCHEME
+
+    # a long appendix at 40 x 20; here any appendix of more than 2 rows
+    monkeypatch.setattr("analysis.reports.data.APPENDIX_MAX_ROWS", 2)
+    csv, scheme = tmp_path / "results.csv", tmp_path / "scheme.json"
+    simulate.c_ideal(n_cases=8).to_csv(csv, index=False)
+    scheme.write_text(json.dumps(COMMAND_SCHEME))
+    out = tmp_path / "report.pdf"
+    call_command("report", str(csv), "--scheme", str(scheme), "--output", str(out))
+    text = " ".join(pdf_pages(out.read_bytes()))
+    assert "The full table is the file report.statistics.csv" in text
+    table = pd.read_csv(tmp_path / "report.statistics.csv")
+    assert list(table.columns[:4]) == ["task", "target", "metric", "algorithm"]
+    assert len(table) == 5  # c_ideal: 5 algorithms, one task
