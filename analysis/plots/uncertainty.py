@@ -9,6 +9,7 @@ nothing else: the violins draw the stored quantiles of the τ samples
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -137,10 +138,12 @@ def blob_plot(
     *,
     top_k: int | None = None,
     title: str | None = None,
+    height: float | None = None,
 ) -> Figure:
     """Blob plot of bootstrap ranks (seed 000 Fig. 5): area ∝ share of samples
     in which the algorithm reached the rank; cross = median, line = 2.5–97.5 %.
-    The task rank is printed above each algorithm's name."""
+    The task rank is printed above each algorithm's name. ``height``
+    (inches): as the panels of a grid, instead of a height for the ranks."""
     boot = task_block.get("bootstrap")
     if not boot:
         raise ValueError("the task has no bootstrap results (bootstrap = 0)")
@@ -156,6 +159,7 @@ def blob_plot(
             "Algorithm (task rank above the name)" if len(algs) <= 20 else "Algorithm"
         ),
         title=title or "Bootstrap rank distribution",
+        height=height,
     )
 
 
@@ -168,11 +172,14 @@ def blob_figure(
     max_rank: int,
     xlabel: str,
     title: str,
+    height: float | None = None,
 ) -> Figure:
     """One axes of rank blobs, a column per algorithm in its colour, sized for
-    the number of algorithms and of ranks (the blob plots of Figs. 5 and 16)."""
+    the number of algorithms and of ranks (the blob plots of Figs. 5 and 16),
+    or ``height`` inches high."""
     colors = algorithm_colors(algs)
-    fig = new_figure(axis_width(len(algs)), print_height(1.5 + 0.12 * max_rank))
+    height = print_height(1.5 + 0.12 * max_rank) if height is None else height
+    fig = new_figure(axis_width(len(algs)), height)
     ax = fig.add_subplot()
     draw_blobs(
         ax,
@@ -310,6 +317,31 @@ def _alternative_label(alt: Mapping[str, Any], several_metrics: bool) -> str:
     return label + (" = registered" if alt.get("registered") else "")
 
 
+# The method names under the ranks-across-methods plot, when upright
+METHOD_LABEL_PT = 6.5
+LABEL_GAP = 0.04  # inches between two upright method names
+
+
+def _widest_line(label: str, size: float) -> float:
+    """Inches: the widest line of ``label`` at font ``size``."""
+    prop = FontProperties(size=size)
+    return (
+        max(
+            text_to_path.get_text_width_height_descent(line, prop, ismath=False)[0]
+            for line in label.split("\n")
+        )
+        / 72
+    )
+
+
+def _wrapped_method(label: str) -> str:
+    """A method's column label in short lines ("aggregate→", "rank",
+    "(mean)", "= registered"), to stand upright beside the others."""
+    label = label.replace("registered scheme", "registered\nscheme")
+    label = label.replace("→", "→\n").replace(" (", "\n(").replace(" = ", "\n= ")
+    return label.replace(": ", ":\n")
+
+
 # Beyond this many algorithms, 40 coloured lines could not be followed: the
 # best FOLLOWED_TOP and the FOLLOWED_MOVERS whose rank changes most across
 # the methods are drawn in colour and named, the rest as thin grey lines.
@@ -413,8 +445,12 @@ def ranking_methods_plot(
     colors = algorithm_colors(followed)
     m_all = len(task_block["ranks"])
     width = min(PRINT_WIDTH, 2.5 + 0.75 * len(columns))
-    # the method names below, rotated, take up to an inch and a half
-    fig = new_figure(width, print_height(1.2 + 0.17 * m_all, outside=1.5))
+    # the method names below: in a few short lines side by side where they
+    # fit (half an inch), else rotated (up to an inch and a half)
+    # (beyond 20 algorithms a rank is 8 pt high: names at 6.5 pt stay apart
+    # and the plot shares a page with the blob plot)
+    axis = 1.2 + (0.17 if m_all <= 20 else 0.11) * m_all
+    fig = new_figure(width, print_height(axis, outside=0.5))
     ax = fig.add_subplot()
     xs = np.arange(len(columns))
     styles = ["-", "--", ":", "-."]
@@ -442,10 +478,18 @@ def ranking_methods_plot(
     for (x, ha), labels in ends.items():
         for y, label in labels.items():
             ax.text(x, y, label, ha=ha, va="center", fontsize=size)
-    x_labels(ax, columns, n=10)
     left, right = (list(labels.values()) for labels in ends.values())
     room = _room_for_names(fig, ax, (left, right), size, span=len(columns) - 0.8)
     ax.set_xlim(-0.1 - room[0], len(columns) - 0.9 + room[1])
+    # a column's width in inches, once the names at the line ends have room
+    column = ax.get_position().width * fig.get_figwidth() / (len(columns) + sum(room))
+    wrapped = [_wrapped_method(c) for c in columns]
+    widths = [_widest_line(label, METHOD_LABEL_PT) for label in wrapped]
+    if all((a + b) / 2 + LABEL_GAP <= column for a, b in itertools.pairwise(widths)):
+        fixed_ticks(ax, "x", xs, wrapped, size=METHOD_LABEL_PT)
+    else:
+        fig.set_figheight(print_height(axis, outside=1.5))
+        x_labels(ax, columns, n=10)
     ax.set_ylim(m_all + 0.5, 0.5)
     ranks = range(1, m_all + 1, 1 if m_all <= 20 else 5)
     fixed_ticks(ax, "y", list(ranks), [str(r) for r in ranks], grid_alpha=0.3)

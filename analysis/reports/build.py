@@ -25,6 +25,7 @@ from analysis import plots
 from analysis.output import AnalysisOutput
 
 from .data import (
+    FIGURE_TOP_K,
     Deviation,
     ReportData,
     ReportFigure,
@@ -48,6 +49,23 @@ logger = logging.getLogger(__name__)
 # many panels as fit a printed page (plots.tasks_per_figure and
 # plots.algorithms_per_figure), so their text keeps its size.
 PODIUM_TOP_K = 10
+# Inches: the height of a task's blob plot beyond FIGURE_TOP_K algorithms, as
+# a panel of the grids across tasks (its text at 6.5 pt as there)
+COMPACT_BLOB_HEIGHT = 3.0
+
+
+def shown_top_k(m: int, top_k: int | None) -> int | None:
+    """The top k a case-level or per-algorithm figure draws of ``m``
+    algorithms: ``top_k`` when given, else FIGURE_TOP_K beyond it, else all."""
+    if top_k is not None:
+        return top_k
+    return FIGURE_TOP_K if m > FIGURE_TOP_K else None
+
+
+def best_of(k: int | None, m: int, by: str = "") -> str:
+    """A title's note that a figure shows the best k of m algorithms."""
+    return f" (best {k} of {m} algorithms{by})" if k is not None and k < m else ""
+
 
 _BOX = (
     "Each dot is one case (jittered sideways); the box spans the quartiles with"
@@ -83,8 +101,6 @@ CAPTIONS: dict[str, str] = {
     " are drawn in colour and named, the others as thin grey lines.",
     "across": "Blob area ∝ share of tasks in which the algorithm reached that"
     " rank; × = median rank over tasks, line = 2.5–97.5 % percentiles.",
-    "per_task": "One panel per task: bootstrap rank blobs of every algorithm"
-    " (area ∝ share of samples, × = median, line = 2.5–97.5 %).",
     "per_algorithm": "One panel per algorithm: its bootstrap rank blobs in each"
     " task (area ∝ share of samples, × = median, line = 2.5–97.5 %).",
     "stacked": "One panel per algorithm: the share of bootstrap samples at each"
@@ -292,11 +308,12 @@ def _case_figures(
     where = {"key": key, "task": task}
     common = {"task": task, "metric": key, "ranks": block["ranks"]}
     k = min(top_k or m, PODIUM_TOP_K)
+    cases_k = shown_top_k(m, top_k)
     ranks = _ranks_key(block["ranks"])
     out.add(
-        lambda: plots.dot_box_plot(results, **common, top_k=top_k),
-        reuse=("dot_box", key, task, None, hib, top_k, ranks),
-        title="Dot-and-box plot",
+        lambda: plots.dot_box_plot(results, **common, top_k=cases_k),
+        reuse=("dot_box", key, task, None, hib, cases_k, ranks),
+        title="Dot-and-box plot" + best_of(cases_k, m),
         caption=CAPTIONS["dot_box"].format(space="task"),
         **where,
     )
@@ -388,7 +405,11 @@ def _task_figures(
     task: str,
     block: Mapping[str, Any],
     top_k: int | None,
+    *,
+    violin: bool = True,
 ) -> None:
+    """The figures of one task; ``violin``: its own Kendall's τ violin (not
+    drawn where the figure across tasks shows every task's violin)."""
     per_metric = key != "combined"
     hib = metric_higher_is_better(scheme, key) if per_metric else True
     targets = block.get("targets") or {}
@@ -396,6 +417,17 @@ def _task_figures(
     # the figure's own title names its task (and ranking key): a page torn
     # out of the report still says what it shows
     name = f"{plots.short_label(task, 40)} ({key})"
+    # beyond FIGURE_TOP_K algorithms the blob plot is as compact as a panel
+    # of a grid and follows the ranking table (whose last column summarises
+    # it), with the ranks across methods on its page; then the case-level
+    # figures (two to a page) and the significance map with the heatmap
+    compact = len(block["ranks"]) > FIGURE_TOP_K and not targets
+    if block.get("bootstrap") and compact:
+        _blob_figure(
+            out, block, name=name, where=where, top_k=top_k, height=COMPACT_BLOB_HEIGHT
+        )
+    if compact:  # and the ranks across methods share the blob plot's page
+        _methods_figure(out, block, name=name, where=where, top_k=top_k)
     if targets:
         _target_figures(
             out, results, key=key, task=task, targets=targets, hib=hib, top_k=top_k
@@ -414,16 +446,16 @@ def _task_figures(
                 caption=CAPTIONS["significance"],
                 **where,
             )
-    if block.get("bootstrap"):
-        out.add(
-            lambda: plots.blob_plot(
-                block, top_k=top_k, title=f"{name}: bootstrap rank distribution"
-            ),
-            title="Blob plot of bootstrap ranks"
-            + (" (task ranking)" if targets else ""),
-            caption=CAPTIONS["blob"],
-            **where,
+    if block.get("bootstrap") and not compact:
+        _blob_figure(
+            out,
+            block,
+            name=name,
+            where=where,
+            title=" (task ranking)" if targets else "",
+            top_k=top_k,
         )
+    if block.get("bootstrap") and violin:
         out.add(
             lambda: plots.kendall_tau_violins(
                 {task: block.get("kendall_tau_quantiles")},
@@ -434,6 +466,18 @@ def _task_figures(
             caption=CAPTIONS["violin"],
             **where,
         )
+    if not compact:
+        _methods_figure(out, block, name=name, where=where, top_k=top_k)
+
+
+def _methods_figure(
+    out: _Figures,
+    block: Mapping[str, Any],
+    *,
+    name: str,
+    where: Mapping[str, Any],
+    top_k: int | None,
+) -> None:
     if block.get("audit", {}).get("alternatives"):
         out.add(
             lambda: plots.ranking_methods_plot(
@@ -445,10 +489,39 @@ def _task_figures(
         )
 
 
+def _blob_figure(
+    out: _Figures,
+    block: Mapping[str, Any],
+    *,
+    name: str,
+    where: Mapping[str, Any],
+    title: str = "",
+    top_k: int | None = None,
+    height: float | None = None,
+) -> None:
+    out.add(
+        lambda: plots.blob_plot(
+            block,
+            top_k=top_k,
+            title=f"{name}: bootstrap rank distribution",
+            height=height,
+        ),
+        title="Blob plot of bootstrap ranks" + title,
+        caption=CAPTIONS["blob"],
+        **where,
+    )
+
+
 def _chunks(names: list[str], size: int) -> list[list[str]]:
     parts = math.ceil(len(names) / size)
     per = math.ceil(len(names) / parts) if parts else size
     return [names[i : i + per] for i in range(0, len(names), per)]
+
+
+def across_tasks_bootstrap(tasks: Mapping[str, Any]) -> bool:
+    """Whether the report shows bootstrap figures across ``tasks`` (among them
+    the violins of every task's Kendall's τ)."""
+    return len(tasks) >= 2 and all(block.get("bootstrap") for block in tasks.values())
 
 
 def _task_set_figures(
@@ -464,19 +537,12 @@ def _task_set_figures(
         caption=CAPTIONS["across"],
         **where,
     )
-    if all(block.get("bootstrap") for block in tasks.values()):
-        algorithms = plots.consensus_order(entry, top_k=top_k)
-        task_parts = _chunks(list(tasks), plots.tasks_per_figure(len(algorithms)))
-        for i, part in enumerate(task_parts):
-            suffix = f" ({i + 1} of {len(task_parts)})" if len(task_parts) > 1 else ""
-            out.add(
-                lambda part=part: plots.bootstrap_blobs_per_task(
-                    entry, top_k=top_k, only=part
-                ),
-                title="Bootstrap ranks per task" + suffix,
-                caption=CAPTIONS["per_task"],
-                **where,
-            )
+    if across_tasks_bootstrap(tasks):
+        # each task's bootstrap blob plot is in its own section: a grid of
+        # them here would repeat it (plots.bootstrap_blobs_per_task)
+        m = len(next(iter(tasks.values()))["ranks"])
+        k = shown_top_k(m, top_k)
+        algorithms = plots.consensus_order(entry, top_k=k)
         for kind, draw, title in (
             (
                 "per_algorithm",
@@ -490,8 +556,8 @@ def _task_set_figures(
             for i, part in enumerate(alg_parts):
                 suffix = f" ({i + 1} of {len(alg_parts)})" if len(alg_parts) > 1 else ""
                 out.add(
-                    lambda draw=draw, part=part: draw(entry, top_k=top_k, only=part),
-                    title=title + suffix,
+                    lambda draw=draw, part=part: draw(entry, top_k=k, only=part),
+                    title=title + best_of(k, m, " by consensus") + suffix,
                     caption=CAPTIONS[kind],
                     **where,
                 )
@@ -528,9 +594,11 @@ def _collect(
     out = _Figures(drawn)
     reader = AnalysisOutput.of(output)
     for key in reader.keys:
-        for task, block in reader.tasks(key).items():
+        tasks = reader.tasks(key)
+        violin = not across_tasks_bootstrap(tasks)
+        for task, block in tasks.items():
             scheme = reader.scheme_of(task)
-            _task_figures(out, results, scheme, key, task, block, top_k)
+            _task_figures(out, results, scheme, key, task, block, top_k, violin=violin)
         _task_set_figures(out, key, reader.ranking(key), top_k)
     return out
 

@@ -24,6 +24,7 @@ from registry.numbers import percent_text
 from .bias_items import BIAS_ITEMS
 
 __all__ = [
+    "FIGURE_TOP_K",
     "ORGANIZERS",
     "RANK_CI_MEANINGS",
     "SECTIONS",
@@ -43,6 +44,12 @@ __all__ = [
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "info": 2}
 
+# Beyond this many algorithms, the figures of single cases (dot-and-box) and
+# the per-algorithm panels across tasks show the best FIGURE_TOP_K, and their
+# titles say so; rankings, intervals, blob plots, heatmaps and significance
+# maps keep every algorithm (issue 28: the 40 x 20 report had 162 pages).
+FIGURE_TOP_K = 20
+
 # Report sections, in order: key -> heading.
 SECTIONS: dict[str, str] = {
     "title": "Title page",
@@ -56,6 +63,14 @@ SECTIONS: dict[str, str] = {
 }
 
 ORGANIZERS = "to be reported by the organizers"
+
+# A descriptive-statistics appendix of more rows (about four pages) is
+# summarised: the full table is a download (40 x 20: 800 rows, 14 pages).
+APPENDIX_MAX_ROWS = 240
+STATISTICS_DOWNLOAD = (
+    "The full table is offered for download on the analysis page (Summary"
+    " statistics, CSV or JSON)."
+)
 
 # BIAS items (seed 004 A.8) this report covers, and the section that does.
 _COVERED: dict[str, str] = {
@@ -179,6 +194,15 @@ class ReportData:
     # placed after the audit section.
     further_analyses: tuple[Callable[[float], list], ...] = ()
     registered_schemes: Mapping[str, Any] = field(default_factory=dict)
+    # Where the full descriptive-statistics table is when the report only
+    # summarises it (a long appendix): a sentence.
+    statistics_download: str = STATISTICS_DOWNLOAD
+
+    @property
+    def statistics_summarised(self) -> bool:
+        """Whether the appendix summarises the descriptive statistics (too
+        many rows to print) and refers to ``statistics_download``."""
+        return len(self.statistics) > APPENDIX_MAX_ROWS
 
     @property
     def sorted_deviations(self) -> list[Deviation]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
@@ -43,6 +44,7 @@ from registry.numbers import number_text, percent_text
 from registry.pdf_style import a4_page, load_fonts
 
 from .data import (
+    FIGURE_TOP_K,
     RANK_CI_MEANINGS,
     SECTIONS,
     ReportData,
@@ -183,6 +185,10 @@ class FigureSlot(Flowable):
 # than leave the rest of the page empty (the MSD report had 12 pages less
 # than half used).
 SHRINK_TO_FIT = 0.7
+# Beyond FIGURE_TOP_K algorithms, the selective-submission table lists those
+# ranked in or reaching the top SELECTIVE_TOP_K (where a withholding changes
+# who is read as leading); the others are counted in a sentence.
+SELECTIVE_TOP_K = 10
 FIGURE_GAP = 2 * mm
 
 
@@ -271,8 +277,10 @@ def _table(
     *,
     total: float,
     colours: Sequence[tuple[int, str]] = (),
+    padding: float = 1.5,
 ) -> Table:
-    """A table of escaped text; first row is the header (repeated on breaks)."""
+    """A table of escaped text; first row is the header (repeated on breaks);
+    ``padding``: above and below each cell's text (points)."""
     scale = total / sum(widths)
     col_widths = _header_words_fitted([w * scale for w in widths], rows[0])
     body = [
@@ -287,8 +295,8 @@ def _table(
         ("FONT", (0, 0), (-1, 0), bold, 7.5, 9),
         ("FONT", (0, 1), (-1, -1), regular, 7.5, 9),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("TOPPADDING", (0, 0), (-1, -1), padding),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
         ("LEFTPADDING", (0, 0), (-1, -1), 2),
         ("RIGHTPADDING", (0, 0), (-1, -1), 2),
     ]
@@ -298,6 +306,34 @@ def _table(
     ]
     table.setStyle(TableStyle(style))
     return table
+
+
+# Tables of more rows than this are set denser (a 40-algorithm ranking table
+# and the blob plot that follows it share a page).
+DENSE_ROWS = 21
+
+
+def _padding(rows: int) -> float:
+    """Cell padding (points) of a table of ``rows`` rows."""
+    return 0.75 if rows > DENSE_ROWS else 1.5
+
+
+# Algorithm names longer than this are shortened in tables and sentences of
+# the report ("Very long name… (1)") and printed in full in the appendix: a
+# 3 000-character name made a table row taller than a page (issue 30).
+NAME_CHARS = 40
+
+
+def shortened_names(data: ReportData) -> dict[str, str]:
+    """Full name -> the numbered short form the report prints, for every
+    algorithm name longer than NAME_CHARS (in name order)."""
+    names: set[str] = {s.algorithm for s in data.statistics}
+    output = AnalysisOutput.of(data.output)
+    for key in output.keys:
+        for block in output.tasks(key).values():
+            names.update(block["ranks"])
+    long = sorted(n for n in names if len(n) > NAME_CHARS)
+    return {n: f"{n[: NAME_CHARS - 10].rstrip()}… ({i})" for i, n in enumerate(long, 1)}
 
 
 class _Doc(BaseDocTemplate):
@@ -352,6 +388,14 @@ class _Builder:
         self.figure_pages = figure_pages  # data.figures, cut into objects
         self.alpha: float | None = None
         self.story: list[Any] = []
+        self.names = shortened_names(data)
+
+    def name(self, algorithm: str) -> str:
+        """An algorithm's name as tables print it (long ones shortened)."""
+        return self.names.get(algorithm, algorithm)
+
+    def names_of(self, algorithms: Sequence[str]) -> str:
+        return ", ".join(self.name(a) for a in algorithms)
 
     def add(self, *flowables: Any) -> None:
         self.story.extend(flowables)
@@ -429,7 +473,7 @@ class _Builder:
         for key in self.output.keys:
             for task, block in self.output.tasks(key).items():
                 winners = sorted(a for a, r in block["ranks"].items() if r == 1)
-                text = f"{task} ({key}): ranked first: {', '.join(winners) or '–'}"
+                text = f"{task} ({key}): ranked first: {self.names_of(winners) or '–'}"
                 stability = block.get("winner_stability")
                 if stability is not None:
                     text += f"; winner stability {percent_text(stability)}"
@@ -440,7 +484,9 @@ class _Builder:
             consensus = self.output.consensus(key)
             if consensus:
                 first = sorted(a for a, r in consensus["ranks"].items() if r == 1)
-                self.add(_p(f"Consensus ({key}): ranked first: {', '.join(first)}."))
+                self.add(
+                    _p(f"Consensus ({key}): ranked first: {self.names_of(first)}.")
+                )
 
     # -- design -----------------------------------------------------------
     def design(self) -> None:
@@ -544,7 +590,7 @@ class _Builder:
         ranks = block["ranks"]
         outside = False
         for a in sorted(ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)):
-            row = [ranks[a], a, block["scores"].get(a)]
+            row = [ranks[a], self.name(a), block["scores"].get(a)]
             for bounds in ci.values():
                 lo, hi = bounds.get(a, [None, None])
                 cell = _interval(lo, hi)
@@ -558,7 +604,7 @@ class _Builder:
                 spread = _interval(lower, upper)
                 row.append(f"{_fmt(b.get('median'))} {spread}")
             rows.append(row)
-        self.add(_table(rows, widths, total=self.width))
+        self.add(_table(rows, widths, total=self.width, padding=_padding(len(rows))))
         if ci or boot:
             self.add(_p(self._interval_note(ci, boot, what, outside), "caption"))
 
@@ -661,7 +707,7 @@ class _Builder:
                 for a in sorted(
                     ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)
                 ):
-                    rows.append([ranks[a], a, consensus["scores"].get(a)])
+                    rows.append([ranks[a], self.name(a), consensus["scores"].get(a)])
                 self.add(_table(rows, [0.6, 2, 1.2], total=0.6 * self.width))
             self.figures(key, None)
 
@@ -713,7 +759,7 @@ class _Builder:
                             vocabulary.short_label(alt["aggregate"]),
                             vocabulary.short_label(alt["missing"]),
                             alt["kendall_tau"],
-                            ", ".join(first),
+                            self.names_of(first),
                             alt["registered"],
                         ]
                     )
@@ -739,12 +785,26 @@ class _Builder:
         rows = [head]
         ranks = block["ranks"]
         steady = []  # no withholding improves their rank: one line, not a row each
+        # beyond FIGURE_TOP_K algorithms, rows only for those ranked in or
+        # reaching (under the registered rule) the top SELECTIVE_TOP_K; the
+        # others that gain are summed up per rule
+        top = SELECTIVE_TOP_K if len(ranks) > FIGURE_TOP_K else None
+        below: list[str] = []
         for a in sorted(ranks, key=lambda a: (ranks[a] is None, ranks[a] or 0, a)):
             withheld = [t.get(a, {}).get(p) for _, t in policies for p in percents]
             if not _gains(ranks[a], withheld):
                 steady.append(a)
                 continue
-            rows.append([a, ranks[a], *withheld])
+            reached = withheld[: len(percents)]  # the first rule: registered
+            if (
+                top
+                and ranks[a] is not None
+                and ranks[a] > top
+                and all(r is not None and r > top for r in reached)
+            ):
+                below.append(a)
+                continue
+            rows.append([self.name(a), ranks[a], *withheld])
         self.add(
             Spacer(1, 2 * mm),
             _p("Selective submission: rank after withholding the worst cases", "h3"),
@@ -753,16 +813,58 @@ class _Builder:
             self.add(
                 _table(rows, [1.6, 0.6] + [0.9] * (len(head) - 2), total=self.width)
             )
+        for name, table in policies if below else ():
+            self.gains_below(ranks, below, table, percents, top, name)
         if steady:
             self.add(
                 _p(
                     f"{len(steady)} of {len(ranks)} algorithms improve their rank"
                     " by none of these withholdings"
                     + (" (not listed above)" if len(rows) > 1 else "")
-                    + f": {', '.join(steady)}.",
+                    + f": {self.names_of(steady)}.",
                     "caption",
                 )
             )
+
+    def gains_below(
+        self,
+        ranks: Mapping[str, Any],
+        below: Sequence[str],
+        table: Mapping[str, Any],
+        percents: Sequence[str],
+        top: int,
+        policy: str,
+    ) -> None:
+        """One sentence on the algorithms ranked below ``top`` that gain by a
+        withholding under ``policy`` but are not listed in the table."""
+        gains = []  # (gain, rank, name, best)
+        for a in below:
+            best = min(
+                (r for p in percents if (r := table.get(a, {}).get(p)) is not None),
+                default=None,
+            )
+            if best is not None and best < ranks[a]:
+                gains.append((ranks[a] - best, -ranks[a], a, best))
+        if not gains:
+            return
+        rule = (
+            "under the registered rule"
+            if policy == "registered_policy"
+            else "when missing results are ignored"
+        )
+        reach = sum(g[3] <= top for g in gains)
+        _gain, rank, name, best = max(gains)
+        self.add(
+            _p(
+                f"Not listed: {len(gains)} of the algorithms ranked below {top}"
+                f" {'improves' if len(gains) == 1 else 'improve'} by withholding"
+                f" cases {rule}"
+                + (f", {reach} of them into the top {top}" if reach else "")
+                + f"; the largest gain: {self.name(name)} from rank"
+                f" {_fmt(-rank)} to {_fmt(best)}.",
+                "caption",
+            )
+        )
 
     # -- checklist, appendix ---------------------------------------------
     def checklist(self) -> None:
@@ -790,7 +892,29 @@ class _Builder:
         stats = self.data.statistics
         if not stats:
             self.add(_p("No descriptive statistics were computed."))
+        elif self.data.statistics_summarised:
+            self.appendix_summary(stats)
+        else:
+            self.statistics_table(stats)
+        self.full_names()
+
+    def full_names(self) -> None:
+        """The full names of the algorithms the report shortened."""
+        if not self.names:
             return
+        self.add(
+            Spacer(1, 3 * mm),
+            _p("Algorithm names in full", "h2"),
+            _p(
+                f"Names longer than {NAME_CHARS} characters are shortened in this"
+                " report and numbered; in full:"
+            ),
+        )
+        for full, short in self.names.items():
+            number = short.rsplit("(", 1)[1].rstrip(")")
+            self.add(_p(f"({number}) {full}", "cell"))
+
+    def statistics_table(self, stats: Sequence[Any]) -> None:
         has_target = any(s.target for s in stats)
         head = [
             "Task",
@@ -811,7 +935,7 @@ class _Builder:
                     s.task,
                     *([s.target] if has_target else []),
                     s.metric,
-                    s.algorithm,
+                    self.name(s.algorithm),
                     s.n,
                     s.missing,
                     s.mean,
@@ -840,6 +964,43 @@ class _Builder:
             Spacer(1, 2 * mm),
             _table(rows, widths, total=self.width),
         )
+
+    def appendix_summary(self, stats: Sequence[Any]) -> None:
+        """Instead of a table of many pages: where the full table is, and per
+        task and metric how many values each algorithm was missing."""
+        self.add(
+            _p(
+                f"The descriptive statistics of every algorithm ({len(stats)} rows:"
+                " n, missing, mean, SD, median and IQR of its values as uploaded,"
+                " before any missing-result rule) would fill"
+                f" {math.ceil(len(stats) / 60)} pages here."
+                f" {self.data.statistics_download}"
+                " Per task and metric, the values missing:"
+            ),
+            Spacer(1, 2 * mm),
+        )
+        groups: dict[tuple[str, str], dict[str, int]] = {}
+        cases: dict[tuple[str, str], int] = {}
+        for s in stats:
+            missing = groups.setdefault((s.task, s.metric), {})
+            missing[s.algorithm] = missing.get(s.algorithm, 0) + s.missing
+            cases[(s.task, s.metric)] = cases.get((s.task, s.metric), 0) + s.n
+        rows = [["Task", "Metric", "Algorithms", "Values", "Missing", "Missing by"]]
+        for (task, metric), missing in groups.items():
+            lacking = sorted(
+                ((n, a) for a, n in missing.items() if n), key=lambda x: (-x[0], x[1])
+            )
+            rows.append(
+                [
+                    task,
+                    metric,
+                    len(missing),
+                    cases[(task, metric)],
+                    sum(missing.values()),
+                    ", ".join(f"{self.name(a)} ({n})" for n, a in lacking) or "–",
+                ]
+            )
+        self.add(_table(rows, [1.1, 0.9, 0.8, 0.6, 0.6, 4.0], total=self.width))
 
     def build(self) -> list[Any]:
         self.title_page()

@@ -1,7 +1,9 @@
 """``manage.py report RESULTS.csv --scheme SCHEME.json --output report.pdf
 [--bootstrap N] [--seed S]``: the PDF report for organizers who only want the
 report. No database: the results are read from the file, the title page says
-"not registered" and no deviations are checked.
+"not registered" and no deviations are checked. Where the report only
+summarises a long descriptive-statistics appendix, the full table is written
+beside the PDF (``report.statistics.csv`` for ``report.pdf``).
 
 The analysis runs in a forked process (where the platform forks) while this
 one imports the figure and PDF modules and draws the figures that need only
@@ -9,6 +11,7 @@ the ranks (see ``_while_it_runs``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import gc
 import json
@@ -74,7 +77,12 @@ class Command(BaseCommand):
                 analysis.close()
         except (OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
-        from analysis.reports import TitleInfo, build_report_data, render_report_pdf
+        from analysis.reports import (
+            TitleInfo,
+            build_report_data,
+            render_report_pdf,
+            report_tables,
+        )
 
         title = TitleInfo(
             challenge_name=options["title"] or Path(options["results"]).stem,
@@ -90,12 +98,26 @@ class Command(BaseCommand):
             registered=False,
         )
         data = build_report_data(frame, output, title=title, deviations=(), drawn=drawn)
+        # a long statistics appendix is summarised in the PDF: the full table
+        # is written beside it
+        statistics = Path(options["output"]).with_suffix(".statistics.csv")
+        data = dataclasses.replace(
+            data,
+            statistics_download=f"The full table is the file {statistics.name},"
+            " written beside this report.",
+        )
         pdf = render_report_pdf(data)
         try:
             Path(options["output"]).write_bytes(pdf)
+            if data.statistics_summarised:
+                rows = report_tables(output, statistics=data.statistics)
+                table = pd.DataFrame(rows["descriptive_statistics"])
+                table.to_csv(statistics, index=False)
         except OSError as exc:
             raise CommandError(f"{options['output']}: {exc.strerror or exc}") from exc
         self.stdout.write(f"Wrote {options['output']} ({len(pdf)} bytes).")
+        if data.statistics_summarised:
+            self.stdout.write(f"Wrote {statistics} (descriptive statistics).")
 
 
 class AnalysisProcess:
