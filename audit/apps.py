@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 
 
 class AuditConfig(AppConfig):
@@ -8,3 +9,8 @@ class AuditConfig(AppConfig):
 
     def ready(self) -> None:
         from . import checks  # noqa: F401 (registers the deploy check)
+        from .record_guard import install_guard_function
+
+        connection_created.connect(
+            install_guard_function, dispatch_uid="audit.record_guard"
+        )

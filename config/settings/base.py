@@ -218,6 +218,11 @@ CHAIN_HEADS_SIGNING_KEY = Path(
         "CHAIN_HEADS_SIGNING_KEY", BASE_DIR / "keys" / "chain-heads-ed25519.pem"
     )
 )
+# On SQLite, `manage.py flush` may empty the record's append-only tables
+# (audit/record_guard.py) only where this is set: the test settings, whose
+# test flush runs between transactional tests. Off: a flush is refused, as
+# TRUNCATE is on PostgreSQL (`manage.py restore` lifts the guard itself).
+RECORD_FLUSH_ALLOWED = False
 
 # Uploads: results files are bounded; anything larger is refused, not truncated.
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", str(50 * 1024 * 1024)))

@@ -15,6 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from audit.record_guard import record_guard_lifted
 from registry import services
 from registry.models import Registration, RegistrationListing, Task
 from registry.parameters import get_parameter
@@ -242,7 +243,8 @@ def test_verify_registrations_selects_by_call_challenge_and_date(oldest):
 
 
 def test_verify_registrations_names_a_tampered_version(oldest):
-    with connection.cursor() as cursor:
+    # on SQLite, as whoever holds the file can (drop the triggers)
+    with record_guard_lifted(connection), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             pytest.skip("a trigger refuses to alter versions on PostgreSQL")
         cursor.execute(

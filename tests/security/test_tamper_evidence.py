@@ -7,6 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from audit.record_guard import record_guard_lifted
 from registry.canonical import canonical_json_bytes, sha256_hex
 from registry.chain_heads import chain_heads_text, parse_chain_heads
 
@@ -24,7 +25,8 @@ def export(tmp_path):
 def rewrite_latest_version(new_alpha: float) -> None:
     """What a database user who may disable the trigger can do: change the
     latest version and recompute its hash, so the chain verifies again."""
-    with connection.cursor() as cursor:
+    # on SQLite, as whoever holds the file can (drop the triggers)
+    with record_guard_lifted(connection), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no pending FK checks
             cursor.execute(f"ALTER TABLE {TABLE} DISABLE TRIGGER {TABLE}_append_only")
