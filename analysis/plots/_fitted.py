@@ -26,6 +26,7 @@ import matplotlib
 import numpy as np
 from matplotlib import _text_helpers
 from matplotlib import text as mpl_text
+from matplotlib.backends import backend_pdf
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_mixed import MixedModeRenderer
 from matplotlib.backends.backend_pdf import (
@@ -324,6 +325,36 @@ def _layouts_cached(renderer: _TextBoundsRenderer) -> Iterator[None]:
         _text_helpers.layout = shape
 
 
+# (font file, glyph index) → (glyph name, its Type 3 character procedure)
+_CHARPROCS = _Memo()
+
+
+@contextlib.contextmanager
+def _charprocs_cached() -> Iterator[None]:
+    """While a figure's fonts are embedded, the PDF drawing procedure of a
+    glyph (its outline as path operators) is taken from a cache: every figure
+    embeds the same few dozen glyphs of DejaVu Sans, and each is loaded and
+    converted again per figure otherwise (``_get_pdf_charprocs`` of
+    matplotlib 3.11, which this mirrors glyph by glyph: the same bytes)."""
+    procs = backend_pdf._get_pdf_charprocs
+
+    def charprocs(font_path, glyph_indices):
+        out = {}
+        for index in glyph_indices:
+            name, stream = _CHARPROCS.get_or_compute(
+                (font_path, index),
+                lambda index=index: next(iter(procs(font_path, [index]).items())),
+            )
+            out[name] = stream
+        return out
+
+    backend_pdf._get_pdf_charprocs = charprocs
+    try:
+        yield
+    finally:
+        backend_pdf._get_pdf_charprocs = procs
+
+
 class _FittedCanvasPdf(FigureCanvasPdf):
     """``print_pdf`` of matplotlib 3.11 (one figure, one file), with the page
     fitted to the drawn text."""
@@ -345,7 +376,8 @@ class _FittedCanvasPdf(FigureCanvasPdf):
                 fig.draw(renderer)
             renderer.finalize()
             file.media_box = _page_box(fig, renderer, inner.boxes, self.pad)
-            file.finalize()
+            with _charprocs_cached():
+                file.finalize()
         finally:
             file.close()
             fig.dpi = dpi
