@@ -101,10 +101,43 @@ class _WholeStream(Stream):
         super()._flush()
 
 
+def _number(value: float) -> bytes:
+    """A number as ``pdfRepr`` writes a float."""
+    if not math.isfinite(value):
+        raise ValueError("Can only output finite numbers in PDF")
+    return (b"%.10f" % value).rstrip(b"0").rstrip(b".")
+
+
+def _integer(value: int) -> bytes:
+    return b"%d" % value
+
+
+# the types of nearly every operand a figure writes → what pdfRepr makes of it
+_OPERANDS: dict[type, Callable[[object], bytes]] = {
+    float: _number,
+    np.float64: _number,
+    int: _integer,
+    Op: lambda op: op.value,
+    Name: lambda name: name.pdfRepr(),
+}
+_LINE = 75  # the line length backend_pdf._fill breaks at
+
+
 class _CroppedPdfFile(PdfFile):
     """A one-page PDF whose MediaBox is set after drawing (``media_box``)."""
 
     media_box: list[float] | None = None
+
+    def output(self, *data) -> None:
+        """``PdfFile.output`` of matplotlib 3.11 writing the same bytes: the
+        usual operands (numbers, operators, names) formatted by their type
+        rather than through ``pdfRepr``'s chain of checks, and a line under
+        75 characters joined at once (``_fill`` breaks only longer ones). A
+        figure writes tens of thousands of these lines."""
+        parts = [_OPERANDS.get(type(x), pdfRepr)(x) for x in data]
+        line = b" ".join(parts)
+        self.write(line if len(line) < _LINE else backend_pdf._fill(parts))
+        self.write(b"\n")
 
     def markerObject(  # noqa: N802 (matplotlib's name)
         self, path, trans, fill, stroke, lw, joinstyle, capstyle
@@ -157,13 +190,6 @@ class _CroppedPdfFile(PdfFile):
 
 _HEIGHT_METRICS = _Memo()
 _TEXT_METRICS = _Memo()
-
-
-def _number(value: float) -> bytes:
-    """A number as ``pdfRepr`` writes a float."""
-    if not math.isfinite(value):
-        raise ValueError("Can only output finite numbers in PDF")
-    return (b"%.10f" % value).rstrip(b"0").rstrip(b".")
 
 
 def _table_height_metrics(prop) -> tuple[float | None, float | None, float | None]:
