@@ -26,6 +26,7 @@ import matplotlib
 import numpy as np
 from matplotlib import _text_helpers
 from matplotlib import text as mpl_text
+from matplotlib.backends import backend_pdf
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_mixed import MixedModeRenderer
 from matplotlib.backends.backend_pdf import (
@@ -100,10 +101,43 @@ class _WholeStream(Stream):
         super()._flush()
 
 
+def _number(value: float) -> bytes:
+    """A number as ``pdfRepr`` writes a float."""
+    if not math.isfinite(value):
+        raise ValueError("Can only output finite numbers in PDF")
+    return (b"%.10f" % value).rstrip(b"0").rstrip(b".")
+
+
+def _integer(value: int) -> bytes:
+    return b"%d" % value
+
+
+# the types of nearly every operand a figure writes → what pdfRepr makes of it
+_OPERANDS: dict[type, Callable[[object], bytes]] = {
+    float: _number,
+    np.float64: _number,
+    int: _integer,
+    Op: lambda op: op.value,
+    Name: lambda name: name.pdfRepr(),
+}
+_LINE = 75  # the line length backend_pdf._fill breaks at
+
+
 class _CroppedPdfFile(PdfFile):
     """A one-page PDF whose MediaBox is set after drawing (``media_box``)."""
 
     media_box: list[float] | None = None
+
+    def output(self, *data) -> None:
+        """``PdfFile.output`` of matplotlib 3.11 writing the same bytes: the
+        usual operands (numbers, operators, names) formatted by their type
+        rather than through ``pdfRepr``'s chain of checks, and a line under
+        75 characters joined at once (``_fill`` breaks only longer ones). A
+        figure writes tens of thousands of these lines."""
+        parts = [_OPERANDS.get(type(x), pdfRepr)(x) for x in data]
+        line = b" ".join(parts)
+        self.write(line if len(line) < _LINE else backend_pdf._fill(parts))
+        self.write(b"\n")
 
     def markerObject(  # noqa: N802 (matplotlib's name)
         self, path, trans, fill, stroke, lw, joinstyle, capstyle
@@ -156,13 +190,6 @@ class _CroppedPdfFile(PdfFile):
 
 _HEIGHT_METRICS = _Memo()
 _TEXT_METRICS = _Memo()
-
-
-def _number(value: float) -> bytes:
-    """A number as ``pdfRepr`` writes a float."""
-    if not math.isfinite(value):
-        raise ValueError("Can only output finite numbers in PDF")
-    return (b"%.10f" % value).rstrip(b"0").rstrip(b".")
 
 
 def _table_height_metrics(prop) -> tuple[float | None, float | None, float | None]:
@@ -324,6 +351,36 @@ def _layouts_cached(renderer: _TextBoundsRenderer) -> Iterator[None]:
         _text_helpers.layout = shape
 
 
+# (font file, glyph index) → (glyph name, its Type 3 character procedure)
+_CHARPROCS = _Memo()
+
+
+@contextlib.contextmanager
+def _charprocs_cached() -> Iterator[None]:
+    """While a figure's fonts are embedded, the PDF drawing procedure of a
+    glyph (its outline as path operators) is taken from a cache: every figure
+    embeds the same few dozen glyphs of DejaVu Sans, and each is loaded and
+    converted again per figure otherwise (``_get_pdf_charprocs`` of
+    matplotlib 3.11, which this mirrors glyph by glyph: the same bytes)."""
+    procs = backend_pdf._get_pdf_charprocs
+
+    def charprocs(font_path, glyph_indices):
+        out = {}
+        for index in glyph_indices:
+            name, stream = _CHARPROCS.get_or_compute(
+                (font_path, index),
+                lambda index=index: next(iter(procs(font_path, [index]).items())),
+            )
+            out[name] = stream
+        return out
+
+    backend_pdf._get_pdf_charprocs = charprocs
+    try:
+        yield
+    finally:
+        backend_pdf._get_pdf_charprocs = procs
+
+
 class _FittedCanvasPdf(FigureCanvasPdf):
     """``print_pdf`` of matplotlib 3.11 (one figure, one file), with the page
     fitted to the drawn text."""
@@ -345,7 +402,8 @@ class _FittedCanvasPdf(FigureCanvasPdf):
                 fig.draw(renderer)
             renderer.finalize()
             file.media_box = _page_box(fig, renderer, inner.boxes, self.pad)
-            file.finalize()
+            with _charprocs_cached():
+                file.finalize()
         finally:
             file.close()
             fig.dpi = dpi

@@ -411,8 +411,9 @@ def test_fitted_pdf_is_the_fitted_figure_drawn_once(name, forty):
 def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
     name, ideal, monkeypatch
 ):
-    """The faster marker output, the cached marker shapes, text metrics and
-    text layouts write the bytes matplotlib's own PDF renderer writes."""
+    """The faster marker output, the cached marker shapes, text metrics,
+    text layouts and glyph procedures and the faster operator lines write the
+    bytes matplotlib's own PDF renderer writes."""
     import contextlib
 
     from matplotlib.backends.backend_pdf import PdfFile, RendererPdf
@@ -429,6 +430,8 @@ def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
     )
     monkeypatch.setattr(_fitted, "_layouts_cached", lambda r: contextlib.nullcontext())
     monkeypatch.setattr(_fitted._CroppedPdfFile, "markerObject", PdfFile.markerObject)
+    monkeypatch.setattr(_fitted._CroppedPdfFile, "output", PdfFile.output)
+    monkeypatch.setattr(_fitted, "_charprocs_cached", contextlib.nullcontext)
     monkeypatch.setattr(
         _fitted._TextBoundsRenderer,
         "get_text_width_height_descent",
@@ -439,6 +442,35 @@ def test_fitted_pdf_writes_markers_and_text_as_matplotlib_does(
     if name == "target_podium":
         assert content.count(b" cm /M") > 30  # the case dots, as markers
     assert plots.fitted_pdf(build) == fast
+
+
+def test_operator_lines_are_written_as_pdf_file_output_writes_them():
+    """Numbers, operators, names and the rest, on short lines and on lines
+    that backend_pdf._fill breaks at 75 characters."""
+    from matplotlib.backends.backend_pdf import Name, Op, PdfFile
+
+    from analysis.plots._fitted import _CroppedPdfFile
+
+    lines = [
+        (0.5, 1, Op.moveto),
+        (np.float64(1 / 3), -2.0, 1e-12, 123456.789, Op.lineto),
+        (Name("M0"), Op.use_xobject),
+        ([1.0, 2], 0, Op.setdash),
+        (*np.linspace(0, 1000, 30), Op.curveto),
+        (True, np.int64(7), np.float32(0.25), "ab(c)", Op.concat_matrix),
+    ]
+
+    def written(file_class: type) -> bytes:
+        buf = io.BytesIO()
+        file = file_class(buf)
+        start = buf.tell()
+        for line in lines:
+            file.output(*line)
+        return buf.getvalue()[start:]
+
+    assert written(_CroppedPdfFile) == written(PdfFile)
+    with pytest.raises(ValueError, match="finite"):
+        _CroppedPdfFile(io.BytesIO()).output(float("nan"), Op.moveto)
 
 
 def test_drawing_caches_are_bounded():
