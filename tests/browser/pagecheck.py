@@ -94,9 +94,11 @@ class PageCheck:
             for violation in _axe.run(page).response["violations"]:
                 if violation["impact"] in SERIOUS:
                     targets = [n["target"] for n in violation["nodes"][:3]]
+                    why = violation["nodes"][0].get("failureSummary", "")
                     self.problems.append(
                         f"{path} at {width}px: axe {violation['id']} "
                         f"({violation['impact']}): {violation['help']} {targets}"
+                        f" — {why}"
                     )
         page.set_viewport_size({"width": VIEWPORTS[0][0], "height": VIEWPORTS[0][1]})
 

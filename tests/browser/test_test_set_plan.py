@@ -93,7 +93,10 @@ def test_plan_is_attached_seen_by_a_reviewer_and_registered(page):
         challenge.refresh_from_db()
     registration = register_challenge(challenge=challenge, actor=chair)
     page.goto(f"/registry/{registration.identifier}/")
-    assert page.locator("[data-test-set-plan='Brain']").is_visible()
+    plan = page.locator("[data-test-set-plan='Brain']")
+    assert plan.count() == 1  # in the task's section, folded on a long record
+    page.locator("[data-details-all='open']").first.click()
+    assert plan.is_visible()
     pdf = page.request.get(f"/registry/{registration.identifier}/v1/design.pdf")
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.body())).pages)
     assert "Appendix: test-set plans" in text
