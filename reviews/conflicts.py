@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
 from django.conf import settings
 
 from registry.models import Challenge
 from registry.parameters import Role
-from registry.permissions import is_chair, is_organizer
+from registry.permissions import is_chair
 
 from .models import ConflictDeclaration
 
@@ -158,22 +159,64 @@ def _profile_institution(user) -> str:
     return profile.institution if profile is not None else ""
 
 
-def organizer_institutions(challenge: Challenge) -> dict[str, str]:
-    """Normalised name → name as written, for every organizing institution."""
-    names = [_profile_institution(challenge.owner)]
-    names += [_profile_institution(u) for u in challenge.co_organizers.all()]
+@dataclass(frozen=True)
+class _Organizers:
+    """Who organizes a proposal and where they work, read once for every
+    reviewer asked about (`conflict_reasons`)."""
+
+    ids: frozenset[int]
+    people: tuple  # the owner, then the co-organizers
+    institutions: dict[str, str]  # `organizer_institutions`
+    aliases: object  # ``Call.institution_aliases``: any JSON the admin stored
+
+
+def _organizers(challenge: Challenge) -> _Organizers:
+    people = (challenge.owner, *challenge.co_organizers.select_related("profile"))
+    names = [_profile_institution(u) for u in people]
     answer = challenge.answers.filter(task=None, number=INSTITUTIONS_PARAMETER).first()
     if answer is not None and isinstance(answer.value, dict):
         names += [n for n in answer.value.get("institutions") or [] if n]
-    return {normalise_institution(n): n for n in names if normalise_institution(n)}
+    return _Organizers(
+        ids=frozenset(u.pk for u in people),
+        people=people,
+        institutions={
+            normalise_institution(n): n for n in names if normalise_institution(n)
+        },
+        aliases=challenge.call.institution_aliases,
+    )
+
+
+def organizer_institutions(challenge: Challenge) -> dict[str, str]:
+    """Normalised name → name as written, for every organizing institution."""
+    return _organizers(challenge).institutions
 
 
 def conflict_reason(reviewer, challenge: Challenge) -> str | None:
     """Why `reviewer` may not review `challenge`, or None when they may."""
+    return conflict_reasons([reviewer], challenge)[reviewer.pk]
+
+
+def conflict_reasons(reviewers, challenge: Challenge) -> dict[int, str | None]:
+    """`conflict_reason` of each of `reviewers` (users, their profiles best
+    selected with them), by user id: the organizers and every reviewer's
+    declarations are read once, whatever the number of reviewers."""
+    reviewers = list(reviewers)
+    organizers = _organizers(challenge)
+    declarations: dict[int, list[ConflictDeclaration]] = {r.pk: [] for r in reviewers}
+    for declared in ConflictDeclaration.objects.filter(reviewer__in=reviewers):
+        declarations[declared.reviewer_id].append(declared)
+    return {
+        r.pk: _reason(r, challenge, organizers, declarations[r.pk]) for r in reviewers
+    }
+
+
+def _reason(
+    reviewer, challenge: Challenge, organizers: _Organizers, declarations: list
+) -> str | None:
+    """The first conflict found, in the order the rules are documented."""
     who = reviewer.get_username()
-    if is_organizer(reviewer, challenge):
+    if reviewer.pk in organizers.ids:
         return f"{who} is an organizer of this proposal."
-    declarations = list(ConflictDeclaration.objects.filter(reviewer=reviewer))
     for declared in declarations:
         if declared.challenge_id == challenge.pk:
             return (
@@ -181,16 +224,15 @@ def conflict_reason(reviewer, challenge: Challenge) -> str | None:
                 f"{declared.reason}"
             )
     own_domain = mail_domain(reviewer)
-    for organizer in [challenge.owner, *challenge.co_organizers.all()]:
+    for organizer in organizers.people:
         if _same_organisation(own_domain, mail_domain(organizer)):
             return (
                 f"{who}'s e-mail domain {own_domain!r} is also an organizer's "
                 f"({mail_domain(organizer)!r})."
             )
-    organizers = organizer_institutions(challenge)
-    aliases = challenge.call.institution_aliases
+    aliases = organizers.aliases
     own = _profile_institution(reviewer)
-    for name in organizers.values():
+    for name in organizers.institutions.values():
         how = institutions_match(own, name, aliases)
         if how:
             return (
@@ -199,7 +241,7 @@ def conflict_reason(reviewer, challenge: Challenge) -> str | None:
                 f"{how})."
             )
     for declared in declarations:
-        for name in organizers.values():
+        for name in organizers.institutions.values():
             if institutions_match(declared.institution, name, aliases):
                 return (
                     f"{who} declared a conflict of interest with "

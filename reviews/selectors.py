@@ -32,7 +32,7 @@ from registry.parameters import Role as ParameterRole
 from registry.permissions import is_organizer
 from registry.selectors import completeness_of_many
 
-from .conflicts import chair_refusal, conflict_reason
+from .conflicts import chair_refusal, conflict_reasons
 from .enums import ACTIVE_ASSIGNMENT_STATES, AssignmentStatus, ReviewerRole
 from .models import Assignment, ConflictDeclaration, ProposalVersion, Review
 
@@ -337,10 +337,12 @@ def suggest_reviewers(challenge: Challenge, *, limit: int = 20) -> list[Suggesti
         .exclude(pk__in=assigned)
         .select_related("profile")
     )
+    candidates = list(candidates)
+    conflicts = conflict_reasons(candidates, challenge)
     suggestions = []
     for user in candidates:
         matched = tuple(sorted(user.profile.expertise_keywords & wanted))
-        if conflict_reason(user, challenge):
+        if conflicts[user.pk]:
             continue
         role = (
             ReviewerRole.CLINICAL

@@ -24,7 +24,7 @@ from registry.permissions import is_organizer
 from registry.services import TransitionError
 
 from . import notifications, selectors
-from .conflicts import chair_refusal, conflict_reason
+from .conflicts import chair_refusal, conflict_reason, conflict_reasons
 from .enums import (
     ACTIVE_ASSIGNMENT_STATES,
     AssignmentStatus,
@@ -301,8 +301,16 @@ def recheck_assignments(*, challenge: Challenge) -> list[Assignment]:
     open_assignments = challenge.assignments.select_for_update().filter(
         status__in=ACTIVE_ASSIGNMENT_STATES
     )
-    for assignment in open_assignments.select_related("reviewer"):
-        reason = conflict_reason(assignment.reviewer, challenge)
+    # The profiles come in a second query: FOR UPDATE cannot lock the nullable
+    # side of the outer join that select_related("reviewer__profile") needs.
+    open_assignments = list(
+        open_assignments.select_related("reviewer").prefetch_related(
+            "reviewer__profile"
+        )
+    )
+    reasons = conflict_reasons([a.reviewer for a in open_assignments], challenge)
+    for assignment in open_assignments:
+        reason = reasons[assignment.reviewer_id]
         if not reason:
             continue
         assignment.status = AssignmentStatus.WITHDRAWN
