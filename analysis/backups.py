@@ -11,7 +11,6 @@ SHA-256 recorded on its analysis run.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -26,6 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.record_guard import record_guard_lifted
+from registry.canonical import file_sha256
 from registry.lock import registered_changes_allowed
 
 from .models import AnalysisRun
@@ -44,14 +44,6 @@ DUMPDATA_EXCLUDES = (
 
 class BackupError(Exception):
     """A backup that cannot be made or restored; nothing was changed."""
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _pg_command(program: str) -> tuple[list[str], dict[str, str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from registry.canonical import sha256_hex
+from registry.canonical import file_sha256
 from registry.models import Registration
 from registry.registration import ChainProblem
 
@@ -16,11 +16,10 @@ from .models import CaseModelFile
 def file_problem(stored: CaseModelFile) -> str | None:
     """Why the stored file is not the one recorded, or None."""
     try:
-        with stored.file.open("rb") as fh:
-            content = fh.read()
+        sha256 = file_sha256(stored.file)
     except OSError:
         return f"{stored.file.name} is missing"
-    if sha256_hex(content) != stored.sha256:
+    if sha256 != stored.sha256:
         return f"{stored.file.name} does not match its recorded SHA-256"
     return None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from analysis.output import output_bytes
-from registry.canonical import sha256_hex
+from registry.canonical import file_sha256, sha256_hex
 from registry.models import Registration
 from registry.registration import ChainProblem
 
@@ -19,8 +19,7 @@ def _report_sha256(publication: Publication) -> str | None:
     if not report:
         return None
     try:
-        with report.open("rb") as fh:
-            return sha256_hex(fh.read())
+        return file_sha256(report)
     except OSError:
         return None
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, BinaryIO, Protocol
+
+# Files are hashed a block at a time: memory stays bounded whatever their size.
+HASH_BLOCK_BYTES = 1 << 20
 
 
 def canonical_json_bytes(data: Any) -> bytes:
@@ -32,3 +36,20 @@ def canonical_sha256(data: Any) -> str:
 def sha256_hex(data: bytes) -> str:
     """Hex SHA-256 of bytes that are already canonical."""
     return hashlib.sha256(data).hexdigest()
+
+
+class Openable(Protocol):
+    """A stored file that opens for reading: a `pathlib.Path` or a Django
+    `FieldFile` (both `.open("rb")`)."""
+
+    def open(self, mode: str) -> AbstractContextManager[BinaryIO]: ...
+
+
+def file_sha256(file: Openable) -> str:
+    """Hex SHA-256 of a stored file's bytes, read in blocks of
+    `HASH_BLOCK_BYTES`. Raises OSError when it cannot be read."""
+    digest = hashlib.sha256()
+    with file.open("rb") as stream:
+        for block in iter(lambda: stream.read(HASH_BLOCK_BYTES), b""):
+            digest.update(block)
+    return digest.hexdigest()

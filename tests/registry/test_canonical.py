@@ -1,6 +1,15 @@
-import pytest
+import hashlib
+import io
 
-from registry.canonical import canonical_json_bytes, canonical_sha256
+import pytest
+from django.core.files import File
+
+from registry.canonical import (
+    HASH_BLOCK_BYTES,
+    canonical_json_bytes,
+    canonical_sha256,
+    file_sha256,
+)
 
 
 def test_canonical_json_bytes_sorts_keys_and_has_no_whitespace():
@@ -25,3 +34,41 @@ def test_canonical_sha256_is_the_hash_of_the_bytes():
     assert canonical_sha256({}) == (
         "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
     )
+
+
+class _Recorded(io.BytesIO):
+    """A stream that remembers how much each read asked for."""
+
+    def __init__(self, data: bytes):
+        super().__init__(data)
+        self.asked: list[int] = []
+
+    def read(self, size=-1):
+        self.asked.append(size)
+        return super().read(size)
+
+
+class _Stored:
+    """A stored file that opens onto `stream` (as a FieldFile does)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def open(self, mode):
+        assert mode == "rb"
+        return File(self.stream)
+
+
+def test_file_sha256_reads_a_path_in_bounded_blocks(tmp_path):
+    data = bytes(range(256)) * (HASH_BLOCK_BYTES // 128 + 3)  # > 2 blocks
+    path = tmp_path / "report.pdf"
+    path.write_bytes(data)
+    assert file_sha256(path) == hashlib.sha256(data).hexdigest()
+    stream = _Recorded(data)
+    assert file_sha256(_Stored(stream)) == hashlib.sha256(data).hexdigest()
+    assert stream.asked == [HASH_BLOCK_BYTES] * 4
+
+
+def test_file_sha256_of_a_missing_file_raises_oserror(tmp_path):
+    with pytest.raises(OSError):
+        file_sha256(tmp_path / "gone.pdf")

@@ -34,6 +34,7 @@ from ranking import (
     validate_results,
 )
 from ranking.version import ENGINE_VERSION
+from registry.canonical import file_sha256
 
 NOT_REGISTERED = "not registered"
 
@@ -90,7 +91,7 @@ class Command(BaseCommand):
             registration_version=NOT_REGISTERED,
             registration_hash=NOT_REGISTERED,
             results_version=Path(options["results"]).name,
-            results_hash=_sha256(options["results"]),
+            results_hash=file_sha256(Path(options["results"])),
             engine_version=ENGINE_VERSION,  # as the registry's analyses store it
             date=datetime.date.today().isoformat(),
             seed=output["scheme"]["uncertainty"]["seed"],
@@ -226,6 +227,4 @@ def _while_it_runs(frame: pd.DataFrame, scheme: Any, analysis: AnalysisProcess) 
 
 
 def _sha256(path: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return file_sha256(Path(path))

@@ -70,9 +70,9 @@ def test_backup_restore_round_trip_keeps_registrations_verifiable(
 def test_backup_and_restore_commands_bring_back_a_working_site(
     registration, results, chair, settings, tmp_path
 ):
-    from analysis.backups import file_sha256
     from analysis.models import AnalysisRun
     from analysis.services import start_analysis
+    from registry.canonical import file_sha256
     from tests.analysis.django.conftest import EXPLORATORY_SCHEME
 
     settings.MEDIA_ROOT = tmp_path / "media"
