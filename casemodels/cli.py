@@ -17,7 +17,12 @@ from ranking import ResultsError, read_results
 from ._budget import DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_SECONDS
 from .errors import CaseModelError
 from .metadata import read_metadata
-from .run import fit_case_models
+from .run import (
+    DEFAULT_MAX_CROSSED_LEVELS,
+    DEFAULT_MAX_GROUPINGS,
+    DEFAULT_MAX_TERMS,
+    fit_case_models,
+)
 
 __all__ = ["build_parser", "main"]
 
@@ -38,20 +43,33 @@ def build_parser(prog: str = "casemodel") -> argparse.ArgumentParser:
     parser.add_argument(
         "--scheme", default=None, help='ranking scheme (JSON), for {"top": k}'
     )
-    parser.add_argument(
-        "--max-iterations",
-        type=int,
-        default=DEFAULT_MAX_ITERATIONS,
-        help="evaluations of each model's criterion before the fit stops "
-        f"(default {DEFAULT_MAX_ITERATIONS})",
+    # "%(default)" in the help: manage.py casemodel sets the settings' bounds.
+    bounds = (
+        ("--max-terms", int, DEFAULT_MAX_TERMS, "fixed effects of a model"),
+        (
+            "--max-crossed-levels",
+            int,
+            DEFAULT_MAX_CROSSED_LEVELS,
+            "levels of all groupings but the largest",
+        ),
+        ("--max-groupings", int, DEFAULT_MAX_GROUPINGS, "groupings of the spec"),
+        (
+            "--max-iterations",
+            int,
+            DEFAULT_MAX_ITERATIONS,
+            "evaluations of each model's criterion before the fit stops",
+        ),
+        (
+            "--max-seconds",
+            float,
+            DEFAULT_MAX_SECONDS,
+            "wall time of all fits before they stop",
+        ),
     )
-    parser.add_argument(
-        "--max-seconds",
-        type=float,
-        default=DEFAULT_MAX_SECONDS,
-        help="wall time of all fits before they stop "
-        f"(default {DEFAULT_MAX_SECONDS:g})",
-    )
+    for flag, kind, default, what in bounds:
+        parser.add_argument(
+            flag, type=kind, default=default, help=f"{what} (default %(default)g)"
+        )
     return parser
 
 
@@ -80,6 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             metadata,
             spec,
             scheme=scheme,
+            max_terms=args.max_terms,
+            max_crossed_levels=args.max_crossed_levels,
+            max_groupings=args.max_groupings,
             max_iterations=args.max_iterations,
             max_seconds=args.max_seconds,
         )

@@ -30,6 +30,12 @@ __all__ = ["ModelData", "fit_case_models", "prepare_model_data"]
 
 ENGINE_VERSION = "casemodels 1"
 
+# The structural bounds of a specification and its data (the Django side passes
+# its settings, CASE_MODEL_MAX_TERMS and so on, documented in case-models.md).
+DEFAULT_MAX_TERMS = 60  # fixed effects
+DEFAULT_MAX_CROSSED_LEVELS = 2000  # levels of all groupings but the largest
+DEFAULT_MAX_GROUPINGS = 10
+
 
 @dataclass(frozen=True)
 class ModelData:
@@ -144,8 +150,8 @@ def prepare_model_data(
     spec: dict[str, Any] | ModelSpec,
     *,
     scheme: dict[str, Any] | None = None,
-    max_terms: int = 60,
-    max_groupings: int = 10,
+    max_terms: int = DEFAULT_MAX_TERMS,
+    max_groupings: int = DEFAULT_MAX_GROUPINGS,
 ) -> ModelData:
     """Join results and metadata as the contract says (§§1-2).
 
@@ -500,9 +506,9 @@ def fit_case_models(
     *,
     scheme: dict[str, Any] | None = None,
     progress: Callable[[float], None] | None = None,
-    max_terms: int = 60,
-    max_crossed_levels: int = 2000,
-    max_groupings: int = 10,
+    max_terms: int = DEFAULT_MAX_TERMS,
+    max_crossed_levels: int = DEFAULT_MAX_CROSSED_LEVELS,
+    max_groupings: int = DEFAULT_MAX_GROUPINGS,
     max_iterations: int | None = DEFAULT_MAX_ITERATIONS,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     interrupt: Callable[[], None] | None = None,

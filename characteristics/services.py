@@ -41,6 +41,7 @@ from casemodels import (
 )
 
 from . import files
+from .bounds import case_model_bounds
 from .design import announcement, characteristics_answers
 from .models import CaseMetadataVersion, CaseModelRun
 from .report import section_flowables
@@ -159,11 +160,7 @@ def _fit(
         spec,
         scheme=_registered_scheme(version.results, spec),
         progress=progress,
-        max_terms=settings.CASE_MODEL_MAX_TERMS,
-        max_crossed_levels=settings.CASE_MODEL_MAX_CROSSED_LEVELS,
-        max_groupings=settings.CASE_MODEL_MAX_GROUPINGS,
-        max_iterations=settings.CASE_MODEL_MAX_ITERATIONS,
-        max_seconds=settings.CASE_MODEL_MAX_SECONDS,
+        **case_model_bounds(),
         interrupt=interrupt,
     )
 
