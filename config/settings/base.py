@@ -101,6 +101,10 @@ TEMPLATES = [
     },
 ]
 
+# Django's widget templates with their nested includes inlined: same HTML,
+# less CPU on pages of many widgets (config/form_renderer.py).
+FORM_RENDERER = "config.form_renderer.FormRenderer"
+
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
