@@ -228,9 +228,10 @@ class DecisionView(ReviewAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
-        decisions = selectors.decisions_visible_to(request.user, challenge)
+        sees = selectors.sees_identities(request.user, challenge)
+        decisions = selectors.decisions_visible_to(request.user, challenge, sees=sees)
         data = {"decisions": [_decision_data(d) for d in decisions]}
-        if selectors.sees_identities(request.user, challenge):
+        if sees:
             data["draft_letter"] = selectors.draft_decision_letter(challenge)
         return Response(data)
 

@@ -14,6 +14,7 @@ reviewer suggestions and reminders. Blind review lives here:
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +61,12 @@ def sees_identities(user, challenge: Challenge) -> bool:
     return user.is_staff or chair_refusal(user, challenge) is None
 
 
+def _sees(user, challenge: Challenge, sees: bool | None) -> bool:
+    """`sees`, the caller's `sees_identities(user, challenge)` (a conflict check
+    costs several queries: a page asks once), or that answer now."""
+    return sees_identities(user, challenge) if sees is None else sees
+
+
 def reviewer_labels(challenge: Challenge) -> dict[int, str]:
     """reviewer id → "Reviewer N", stable by assignment order."""
     return {
@@ -79,11 +86,13 @@ def assignment_of(user, challenge: Challenge) -> Assignment | None:
     return challenge.assignments.filter(reviewer=user).first()
 
 
-def reviews_visible_to(user, challenge: Challenge) -> list[Review]:
+def reviews_visible_to(
+    user, challenge: Challenge, *, sees: bool | None = None
+) -> list[Review]:
     reviews = Review.objects.filter(assignment__challenge=challenge).select_related(
         "assignment__reviewer"
     )
-    if sees_identities(user, challenge):
+    if _sees(user, challenge, sees):
         return list(reviews)
     mine = assignment_of(user, challenge)
     if mine is not None and mine.status in ACTIVE_ASSIGNMENT_STATES:
@@ -95,12 +104,14 @@ def reviews_visible_to(user, challenge: Challenge) -> list[Review]:
     return []
 
 
-def decisions_visible_to(user, challenge: Challenge) -> QuerySet:
+def decisions_visible_to(
+    user, challenge: Challenge, *, sees: bool | None = None
+) -> QuerySet:
     """The decisions `user` may read: the chairs', the organizers' and the
     proposal's reviewers'. A letter quotes the reviews, which nobody else
     reads, even once the design is registered and public."""
     decisions = challenge.decisions.all()
-    if sees_identities(user, challenge) or is_organizer(user, challenge):
+    if _sees(user, challenge, sees) or is_organizer(user, challenge):
         return decisions
     mine = assignment_of(user, challenge)
     if mine is not None and mine.status in ACTIVE_ASSIGNMENT_STATES:
@@ -108,11 +119,18 @@ def decisions_visible_to(user, challenge: Challenge) -> QuerySet:
     return decisions.none()
 
 
-def review_data(review: Review, *, viewer, challenge: Challenge, labels) -> dict:
+def review_data(
+    review: Review,
+    *,
+    viewer,
+    challenge: Challenge,
+    labels,
+    sees: bool | None = None,
+) -> dict:
     """A review as `viewer` may see it (blind unless chair/staff)."""
     assignment = review.assignment
     mine = assignment.reviewer_id == viewer.pk
-    full = sees_identities(viewer, challenge)
+    full = _sees(viewer, challenge, sees)
     data: dict[str, Any] = {
         "id": review.pk,
         "reviewer": labels.get(assignment.reviewer_id, "Reviewer"),
@@ -136,14 +154,19 @@ def review_data(review: Review, *, viewer, challenge: Challenge, labels) -> dict
 
 
 def visible_review_data(
-    viewer, challenge: Challenge, *, labels: dict[int, str] | None = None
+    viewer,
+    challenge: Challenge,
+    *,
+    labels: dict[int, str] | None = None,
+    sees: bool | None = None,
 ) -> list[dict]:
     """The reviews `viewer` may see, each as `review_data` (pages and API alike);
     `labels` when the caller has them already."""
     labels = reviewer_labels(challenge) if labels is None else labels
+    sees = _sees(viewer, challenge, sees)
     return [
-        review_data(r, viewer=viewer, challenge=challenge, labels=labels)
-        for r in reviews_visible_to(viewer, challenge)
+        review_data(r, viewer=viewer, challenge=challenge, labels=labels, sees=sees)
+        for r in reviews_visible_to(viewer, challenge, sees=sees)
     ]
 
 
@@ -183,25 +206,31 @@ def labelled_assignment_data(assignment: Assignment) -> dict[str, Any]:
 
 def review_progress(challenge: Challenge) -> dict[str, Any]:
     """Active reviewers per role against the call's minimums; reviews in."""
-    active = challenge.assignments.filter(status__in=ACTIVE_ASSIGNMENT_STATES)
+    # (role, status) → active assignments, in one query
+    counts = Counter(
+        challenge.assignments.filter(status__in=ACTIVE_ASSIGNMENT_STATES)
+        .values_list("role", "status")
+        .order_by()
+    )
     minimum = {
         ReviewerRole.TECHNICAL: challenge.call.min_technical_reviewers,
         ReviewerRole.CLINICAL: challenge.call.min_clinical_reviewers,
     }
+    submitted = AssignmentStatus.SUBMITTED.value
     return {
         "revision": challenge.revision,
         "roles": {
             role: {
-                "assigned": active.filter(role=role).count(),
-                "reviewed": active.filter(
-                    role=role, status=AssignmentStatus.SUBMITTED
-                ).count(),
+                "assigned": sum(n for (r, _), n in counts.items() if r == role),
+                "reviewed": counts[role, submitted],
                 "minimum": minimum[role],
             }
             for role in ReviewerRole.values
         },
-        "reviews_in": active.filter(status=AssignmentStatus.SUBMITTED).count(),
-        "reviews_due": active.filter(status=AssignmentStatus.ASSIGNED).count(),
+        "reviews_in": sum(n for (_, s), n in counts.items() if s == submitted),
+        "reviews_due": sum(
+            n for (_, s), n in counts.items() if s == AssignmentStatus.ASSIGNED
+        ),
     }
 
 
@@ -241,10 +270,12 @@ def decision_warnings(challenge: Challenge) -> list[str]:
     return warnings
 
 
-def history_of(challenge: Challenge, *, viewer) -> list[dict[str, Any]]:
+def history_of(
+    challenge: Challenge, *, viewer, sees: bool | None = None
+) -> list[dict[str, Any]]:
     """The timeline; actors who are reviewers appear as "Reviewer N" unless the
     viewer is a chair or staff."""
-    labels = {} if sees_identities(viewer, challenge) else reviewer_labels(challenge)
+    labels = {} if _sees(viewer, challenge, sees) else reviewer_labels(challenge)
     return [
         {
             "from": change.from_status,

@@ -63,13 +63,14 @@ def review_panel(context, challenge) -> dict:
     """Timeline, decisions and the reviews the viewer may see (blind)."""
     user = context["user"]
     assignment = selectors.assignment_of(user, challenge)
+    sees = selectors.sees_identities(user, challenge)
     return {
         "challenge": challenge,
-        "history": selectors.history_of(challenge, viewer=user),
-        "decisions": selectors.decisions_visible_to(user, challenge),
-        "reviews": selectors.visible_review_data(user, challenge),
+        "history": selectors.history_of(challenge, viewer=user, sees=sees),
+        "decisions": selectors.decisions_visible_to(user, challenge, sees=sees),
+        "reviews": selectors.visible_review_data(user, challenge, sees=sees),
         "is_organizer": is_organizer(user, challenge),
-        "is_chair": selectors.sees_identities(user, challenge),
+        "is_chair": sees,
         "is_reviewer": assignment is not None
         and assignment.status in ACTIVE_ASSIGNMENT_STATES,
         "revision_requested": challenge.status == ChallengeStatus.REVISION_REQUESTED,
