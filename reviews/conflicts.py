@@ -166,7 +166,7 @@ class _Organizers:
 
     ids: frozenset[int]
     people: tuple  # the owner, then the co-organizers
-    institutions: dict[str, str]  # `organizer_institutions`
+    institutions: dict[str, str]  # normalised name → name as written
     aliases: object  # ``Call.institution_aliases``: any JSON the admin stored
 
 
@@ -184,11 +184,6 @@ def _organizers(challenge: Challenge) -> _Organizers:
         },
         aliases=challenge.call.institution_aliases,
     )
-
-
-def organizer_institutions(challenge: Challenge) -> dict[str, str]:
-    """Normalised name → name as written, for every organizing institution."""
-    return _organizers(challenge).institutions
 
 
 def conflict_reason(reviewer, challenge: Challenge) -> str | None:
