@@ -203,24 +203,32 @@ def pending(user_id: int, request_id: uuid.UUID) -> SpooledStart | None:
     return None if text is None else SpooledStart.from_json(text)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass
 class DrainReport:
-    started: list[uuid.UUID]
-    refused: list[uuid.UUID]
+    started: list[uuid.UUID] = dataclasses.field(default_factory=list)
+    refused: list[uuid.UUID] = dataclasses.field(default_factory=list)
+    spool_error: str = ""  # the spool stopped answering: the rest waits
 
 
 def drain_spool() -> DrainReport:
     """Decide every spooled start, oldest first; each entry leaves the spool
-    after its decision has committed."""
-    report = DrainReport(started=[], refused=[])
+    after its decision has committed. A spool that does not answer ends the
+    pass (what is left is decided next time) without failing the caller: the
+    watchdog has other runs to resume."""
+    report = DrainReport()
     if not spool_url():
         return report
     client = _redis()
-    entries = [SpooledStart.from_json(t) for t in client.hvals(SPOOL_KEY)]
-    for entry in sorted(entries, key=lambda e: e.received_at):
-        decision = decide(entry)
-        client.hdel(SPOOL_KEY, entry.field)
-        (report.refused if decision.refusal else report.started).append(entry.request)
+    try:
+        entries = [SpooledStart.from_json(t) for t in client.hvals(SPOOL_KEY)]
+        for entry in sorted(entries, key=lambda e: e.received_at):
+            decision = decide(entry)
+            client.hdel(SPOOL_KEY, entry.field)
+            decided = report.refused if decision.refusal else report.started
+            decided.append(entry.request)
+    except redis.RedisError as exc:
+        logger.warning("the outage spool does not answer: %s", exc)
+        report.spool_error = str(exc)
     return report
 
 

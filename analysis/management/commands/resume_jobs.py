@@ -57,11 +57,7 @@ class Command(BaseCommand):
         if seconds is not None and seconds < 1:
             raise CommandError("The stale limit must be at least 1 second.")
         stale_after = timedelta(seconds=seconds) if seconds else None
-        spooled = drain_spool()
-        self.stdout.write(
-            f"analysis starts accepted during an outage: {len(spooled.started)} "
-            f"started, {len(spooled.refused)} refused."
-        )
+        self._drain_spool()
         kinds = (
             kind
             for config in apps.get_app_configs()
@@ -83,6 +79,16 @@ class Command(BaseCommand):
         self.stdout.write(
             f"analysis chunks: {len(stalled)} stalled chunk(s) sent again {stalled}."
         )
+
+    def _drain_spool(self) -> None:
+        spooled = drain_spool()
+        line = (
+            f"analysis starts accepted during an outage: {len(spooled.started)} "
+            f"started, {len(spooled.refused)} refused"
+        )
+        if spooled.spool_error:
+            line += f"; the spool does not answer: {spooled.spool_error}"
+        self.stdout.write(line + ".")
 
     def _retry(self, run_id: int) -> None:
         run = AnalysisRun.objects.filter(pk=run_id).first()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import os
-import socket
 import uuid
 
 import pytest
@@ -27,12 +26,13 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from analysis import outage
-from analysis.api import ACCEPTED_WHILE_DOWN
+from analysis.api import ACCEPTED_WHILE_DOWN, SpoolUnavailable
 from analysis.models import AnalysisRun, StartRequest
 from config import credentials
 from config.unavailable import DETAIL
 from tests.analysis.django.conftest import SCHEME
 from tests.factories import UserFactory
+from tests.faults.stack import free_port  # a port nothing listens on
 from tests.test_database_unavailable import database_at, unreachable
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,12 +42,6 @@ needs_redis = pytest.mark.skipif(
     not REDIS_URL, reason="set CELERY_TEST_BROKER to a Redis URL for the spool"
 )
 BODY = {"scheme": SCHEME}
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -109,7 +103,7 @@ def test_token_authentication_remembers_the_fingerprint_never_the_key(organizer)
 def test_a_cache_outage_at_authentication_does_not_fail_the_request(
     organizer, settings
 ):
-    dead = f"redis://127.0.0.1:{closed_port()}/0"
+    dead = f"redis://127.0.0.1:{free_port()}/0"
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -208,7 +202,7 @@ def test_start_while_down_anonymous_is_401_as_always(spool, results):
 def test_start_while_down_without_a_spool_answering_is_503(
     settings, results, organizer
 ):
-    settings.OUTAGE_SPOOL_URL = f"redis://127.0.0.1:{closed_port()}/0"
+    settings.OUTAGE_SPOOL_URL = f"redis://127.0.0.1:{free_port()}/0"
     api, _ = seen(organizer)
     assert_unavailable(start_while_down(api, results))
 
@@ -341,6 +335,15 @@ def test_an_invalid_scheme_is_refused_with_the_validation_message(
     assert AnalysisRun.objects.count() == 0
 
 
+def test_a_spool_that_does_not_answer_leaves_the_watchdog_its_other_work(
+    settings,
+):
+    settings.OUTAGE_SPOOL_URL = f"redis://127.0.0.1:{free_port()}/0"
+    out = drain()
+    assert "0 started, 0 refused; the spool does not answer" in out
+    assert "analysis chunks:" in out  # the rest of the pass ran
+
+
 # --- the check endpoint ---------------------------------------------------------
 
 
@@ -355,6 +358,14 @@ def test_another_user_cannot_see_a_request_pending_or_decided(
     drain()
     assert chair_api.get(check).status_code == 404
     assert api.get(check).json()["status"] == "started"
+
+
+def test_the_check_answers_503_when_the_spool_does_not_answer(settings, organizer):
+    settings.OUTAGE_SPOOL_URL = f"redis://127.0.0.1:{free_port()}/0"
+    api, _ = seen(organizer)
+    response = api.get(f"/api/v1/analysis-requests/{uuid.uuid4()}/")
+    assert response.status_code == 503
+    assert response.json() == {"detail": SpoolUnavailable.default_detail}
 
 
 @needs_redis
