@@ -8,7 +8,10 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib import admin
 
-        from . import throttle  # noqa: F401 - connects the sign-in signal receivers
+        from . import (  # noqa: F401 - connect their signal receivers
+            outage_tokens,
+            throttle,
+        )
         from .forms import AdminSignInForm
 
         admin.site.login_form = AdminSignInForm

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from django.http import FileResponse, HttpResponse
+import uuid
+
+import redis
+from django.http import FileResponse, Http404, HttpResponse
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -11,6 +15,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import status
+from rest_framework.exceptions import APIException
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,9 +27,9 @@ from registry.access import conflict, flag
 from registry.serializers import RefusedSerializer
 from registry.spreadsheet import csv_text
 
-from . import ingest, run_state, services, uploads
+from . import ingest, outage, run_state, services, uploads
 from .access import visible_registration, visible_results, visible_run
-from .models import AnalysisRun
+from .models import AnalysisRun, StartRequest
 from .reports import descriptive_statistics, report_tables, table_columns
 from .reports.data import EMPTY_TABLE_COLUMNS
 from .serializers import (
@@ -32,6 +37,7 @@ from .serializers import (
     RESULTS_UPLOAD,
     TABLES,
     AcceptedSerializer,
+    AcceptedWhileDownSerializer,
     AnalysisRequestSerializer,
     AnalysisRunSerializer,
     DeviationSerializer,
@@ -39,6 +45,7 @@ from .serializers import (
     KeyReusedSerializer,
     PreviewSerializer,
     ResultsStoredSerializer,
+    StartRequestSerializer,
 )
 
 TABLE_NAMES = sorted([*EMPTY_TABLE_COLUMNS, "target_rankings"])
@@ -168,8 +175,23 @@ class AnalysisCreate(APIView):
 
     @extend_schema(
         summary="Start the registered (or an exploratory) analysis",
+        description="While the database is down, a start from an API token "
+        "that authenticated recently is accepted provisionally (202 with a "
+        "request to check) and decided in full when the database is back "
+        "(docs/operations.md); otherwise 503.",
         request=AnalysisRequestSerializer,
-        responses={202: AcceptedSerializer, 429: BUSY_RESPONSE},
+        responses={
+            202: OpenApiResponse(
+                PolymorphicProxySerializer(
+                    "StartAnswer",
+                    [AcceptedSerializer, AcceptedWhileDownSerializer],
+                    resource_type_field_name=None,
+                ),
+                description="The run (queued); or, the database being down, "
+                "the request to check (Location).",
+            ),
+            429: BUSY_RESPONSE,
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
         results = visible_results(request, pk)
@@ -182,6 +204,77 @@ class AnalysisCreate(APIView):
         )
         run.refresh_from_db()  # the queue's answer is recorded after commit
         return Response(_accepted(run), status=status.HTTP_202_ACCEPTED)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        """The database unreachable: accept provisionally when we can
+        (analysis.outage); every other failure as usual (503 for this one)."""
+        if outage.database_unreachable(exc):
+            entry = outage.spool_start(self.request, results_pk=self.kwargs["pk"])
+            if entry is not None:
+                return _accepted_while_down(entry)
+        return super().handle_exception(exc)
+
+
+ACCEPTED_WHILE_DOWN = (
+    "accepted while the database is unavailable; the run is created and "
+    "checked when it returns"
+)
+
+
+def _accepted_while_down(entry: outage.SpooledStart) -> Response:
+    check = reverse("api:analysis-request", args=[entry.request])
+    body = {
+        "status": "accepted",
+        "request": str(entry.request),
+        "detail": ACCEPTED_WHILE_DOWN,
+        "check": check,
+    }
+    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": check})
+
+
+class StartRequestDetail(APIView):
+    """What became of a start accepted while the database was down."""
+
+    @extend_schema(
+        summary="An analysis start accepted while the database was down",
+        responses=StartRequestSerializer,
+    )
+    def get(self, request: Request, request_id: uuid.UUID) -> Response:
+        decided = StartRequest.objects.filter(pk=request_id, user=request.user).first()
+        if decided is not None:
+            return Response(_start_request_data(decided))
+        try:
+            spooled = outage.pending(request.user.pk, request_id)
+        except redis.RedisError:
+            raise SpoolUnavailable from None
+        if spooled is None:
+            raise Http404("No such analysis request.")
+        return Response(
+            {
+                "request": str(request_id),
+                "status": "pending",
+                "run": None,
+                "detail": "waiting for the database; checked when it returns",
+            }
+        )
+
+
+class SpoolUnavailable(APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = "The spool of accepted requests does not answer; try again."
+
+
+def _start_request_data(decided: StartRequest) -> dict:
+    if decided.run_id is None:
+        state, detail = "refused", decided.refusal
+    else:
+        state, detail = "started", f"analysis {decided.run_id} was started"
+    return {
+        "request": str(decided.pk),
+        "status": state,
+        "run": decided.run_id,
+        "detail": detail,
+    }
 
 
 def _accepted(run: AnalysisRun) -> dict:

@@ -19,6 +19,11 @@ urlpatterns = [
     path("results/<int:pk>/analyses/", api.AnalysisCreate.as_view(), name="analyses"),
     path("analyses/<int:pk>/", include(analysis)),
     path(
+        "analysis-requests/<uuid:request_id>/",
+        api.StartRequestDetail.as_view(),
+        name="analysis-request",
+    ),
+    path(
         "tasks/<int:pk>/plan-runs/",
         api_plans.PlanRunCreate.as_view(),
         name="plan-runs",

@@ -232,3 +232,35 @@ class PlanRun(JobRun):
 
     def __str__(self) -> str:
         return f"Test-set plan run {self.pk} of {self.task}"
+
+
+class StartRequest(models.Model):
+    """An analysis start accepted provisionally while the database was down
+    (``analysis.outage``), and what was decided once it answered: the run it
+    started, or why it was refused. Created in the transaction that starts the
+    run, so its primary key (the request id of the 202) makes a second pass
+    over the same spooled entry a no-op."""
+
+    id = models.UUIDField(primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        related_name="+",
+        help_text="Who asked (None: the account no longer existed).",
+    )
+    results_id_requested = models.BigIntegerField(
+        help_text="The results version named in the request's URL."
+    )
+    received_at = models.DateTimeField(help_text="When the web process accepted it.")
+    decided_at = models.DateTimeField(auto_now_add=True)
+    run = models.ForeignKey(
+        AnalysisRun, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    refusal = models.TextField(blank=True, help_text="Why no run was started.")
+
+    class Meta:
+        ordering = ["received_at"]
+
+    def __str__(self) -> str:
+        return f"analysis start {self.id}"

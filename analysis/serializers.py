@@ -35,6 +35,26 @@ class AcceptedSerializer(serializers.Serializer):
     detail = serializers.CharField(required=False)
 
 
+class AcceptedWhileDownSerializer(serializers.Serializer):
+    """202 while the database is down: the start is spooled, not yet checked;
+    follow ``check`` (also the Location header)."""
+
+    status = serializers.ChoiceField(choices=["accepted"])
+    request = serializers.UUIDField()
+    detail = serializers.CharField()
+    check = serializers.CharField()
+
+
+class StartRequestSerializer(serializers.Serializer):
+    """A start accepted while the database was down: pending (still spooled),
+    started (``run``) or refused (``detail`` says why)."""
+
+    request = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=["pending", "started", "refused"])
+    run = serializers.IntegerField(allow_null=True)
+    detail = serializers.CharField()
+
+
 class DeviationSerializer(serializers.Serializer):
     """`analysis.deviations.Deviation.to_dict`."""
 

@@ -2,11 +2,16 @@
 
 When PostgreSQL is hung, restarting or refusing connections, a request cannot
 be authenticated (sessions and tokens live in it), cannot read what it names
-and cannot store anything: the honest answer is "not now, try again", fast.
-How fast is bounded by the connection settings (``DATABASE_CONNECT_TIMEOUT``,
-``DATABASE_HEALTH_CHECK_SECONDS``; config/postgresql/base.py): about 4 s
-against a hung server, at once against a stopped one. The page is rendered
-without the request, so no context processor touches the database again.
+and cannot store anything: the answer is "not now, try again", fast. One
+operation answers otherwise, before this middleware sees the error: starting
+an analysis with an API token seen recently is accepted provisionally (202)
+into a bounded spool and decided in full when the database is back
+(analysis/outage.py; docs/operations.md "Starting an analysis while
+PostgreSQL is down"). How fast is bounded by the connection settings
+(``DATABASE_CONNECT_TIMEOUT``, ``DATABASE_HEALTH_CHECK_SECONDS``;
+config/postgresql/base.py): about 4 s against a hung server, at once against
+a stopped one. The page is rendered without the request, so no context
+processor touches the database again.
 """
 
 from __future__ import annotations

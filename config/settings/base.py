@@ -364,7 +364,9 @@ REST_FRAMEWORK = {
     # Token first: a request without credentials gets 401 with
     # `WWW-Authenticate: Token` (DRF asks the first class for the challenge).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's token authentication, remembering the tokens it saw for a
+        # database outage (config/credentials.py, analysis/outage.py)
+        "config.credentials.RememberingTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -401,6 +403,17 @@ SPECTACULAR_SETTINGS = {
         "config.api_schema.integer_bounds_as_on_postgresql",
     ],
 }
+
+# A database outage (docs/operations.md "Starting an analysis while PostgreSQL
+# is down"): an analysis start from an API token that authenticated within
+# OUTAGE_CREDENTIAL_SECONDS is accepted provisionally (202) into a Redis spool
+# (OUTAGE_SPOOL_URL; empty: the broker's Redis, else the cache's; none: 503 as
+# for every other request) of at most OUTAGE_SPOOL_MAX entries,
+# OUTAGE_SPOOL_MAX_PER_USER per user, and checked in full when it returns.
+OUTAGE_CREDENTIAL_SECONDS = env_int("OUTAGE_CREDENTIAL_SECONDS", 900)
+OUTAGE_SPOOL_URL = os.environ.get("OUTAGE_SPOOL_URL", "")
+OUTAGE_SPOOL_MAX = env_int("OUTAGE_SPOOL_MAX", 200)
+OUTAGE_SPOOL_MAX_PER_USER = env_int("OUTAGE_SPOOL_MAX_PER_USER", 3)
 
 # Background jobs: Celery when a broker is configured, in-process threads otherwise.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

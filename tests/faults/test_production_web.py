@@ -16,6 +16,7 @@ from rest_framework.authtoken.models import Token
 from analysis.models import AnalysisChunk, AnalysisRun
 from analysis.services import start_analysis
 from tests.analysis.django.conftest import SCHEME
+from tests.factories import UserFactory
 from tests.faults.conftest import (
     SLOW_SCHEME,
     STALE_SECONDS,
@@ -45,42 +46,68 @@ def start_url(results) -> str:
     return f"/api/v1/results/{results.pk}/analyses/"
 
 
-def test_postgres_hung_or_stopped_analysis_start_503_in_time_nothing_stored(
+def test_postgres_hung_or_stopped_analysis_start_202_in_time_and_the_run_completes(
     stack, workers, web, watchdog, big_results, organizer, media
 ):
+    """A start from a token the site saw recently is accepted into the spool
+    (202) while PostgreSQL is hung or stopped; an unknown token is refused
+    (503, nothing stored); the watchdog starts the run once it answers."""
     workers.start()
     token = Token.objects.create(user=organizer).key
+    unseen = Token.objects.create(user=UserFactory(username="unseen")).key
     site = web.start()
     warm = site.request("GET", "/api/v1/me/", token=token)
-    assert warm.status == 200, warm.content  # the worker keeps its connection
+    assert warm.status == 200, warm.content  # remembered; a kept connection
 
     with stack.hung(stack.postgres_pids()):
-        # first: the kept connection's health check is given up, a new one
-        # times out; then: no kept connection, the new one times out
-        hung = [
-            site.request("POST", start_url(big_results), token=token, body=BODY)
-            for _ in range(2)
-        ]
+        # the kept connection's health check is given up, a new one times out
+        accepted = site.request("POST", start_url(big_results), token=token, body=BODY)
+        unknown = site.request("POST", start_url(big_results), token=unseen, body=BODY)
         ready = site.request("GET", "/ready/")
-    for answer in hung:
-        assert (answer.status, answer.json()) == (503, {"detail": UNAVAILABLE})
-        assert answer.headers["Retry-After"] == "10"
-        assert answer.seconds < 5, [a.seconds for a in hung]
+    assert (accepted.status, accepted.json()["status"]) == (202, "accepted")
+    assert accepted.seconds < 5, accepted.seconds
+    check = accepted.json()["check"]
+    assert accepted.headers["Location"] == check
+    assert (unknown.status, unknown.json()) == (503, {"detail": UNAVAILABLE})
+    assert unknown.seconds < 5, unknown.seconds
     assert (ready.status, ready.seconds < 2) == (503, True), ready.content
 
-    warm = site.request("GET", "/api/v1/me/", token=token)
-    assert warm.status == 200, warm.content  # a kept connection again
+    run_id = started_run(site, check, token)  # the watchdog's pass after SIGCONT
+    assert AnalysisRun.objects.count() == 1
+    wait_finished(run_id, what="the run accepted while PostgreSQL hung finishes")
+    assert_finished_like_uninterrupted(run_id, media)
+
+    # stopped (connections refused at once): accepted the same way
     with stack.postgres_stopped():
         stopped = site.request("POST", start_url(big_results), token=token, body=BODY)
-    assert (stopped.status, stopped.seconds < 5) == (503, True), stopped.content
+    assert (stopped.status, stopped.seconds < 5) == (202, True), stopped.content
+    again = started_run(site, stopped.json()["check"], token)
+    wait_finished(again, what="the run accepted while PostgreSQL was stopped")
+    assert_finished_like_uninterrupted(again, media)
+    assert AnalysisRun.objects.count() == 2  # the first had finished: a new run
+    print(
+        f"\nPostgreSQL hung: 202 after {accepted.seconds:.2f} s, "
+        f"503 (unknown token) after {unknown.seconds:.2f} s; "
+        f"stopped: 202 after {stopped.seconds:.2f} s"
+    )
 
-    assert AnalysisRun.objects.count() == 0  # nothing half-stored
-    started = site.request("POST", start_url(big_results), token=token, body=BODY)
-    assert (started.status, started.seconds < 5) == (202, True), started.content
-    run_id = started.json()["id"]
-    wait_finished(run_id, what="the run started once PostgreSQL answers finishes")
-    assert_finished_like_uninterrupted(run_id, media)
-    print(f"\nPostgreSQL hung: 503 after {[round(a.seconds, 2) for a in hung]} s")
+
+def started_run(site, check: str, token: str) -> int:
+    """The run the watchdog started for the spooled request ``check``."""
+    answer = wait_for(
+        lambda: _decided(site, check, token),
+        seconds=60,
+        what=f"the watchdog decides {check}",
+    )
+    assert answer["status"] == "started", answer
+    return answer["run"]
+
+
+def _decided(site, check: str, token: str) -> dict | None:
+    answer = site.request("GET", check, token=token)
+    if answer.status != 200 or answer.json()["status"] == "pending":
+        return None
+    return answer.json()
 
 
 def test_redis_hung_analysis_start_202_in_time_and_the_run_completes(

@@ -7,7 +7,8 @@ for `--stale-seconds` (default JOBS_STALE_SECONDS) are put back in the queue;
 queued runs whose job never reached the queue (the broker was down) or may
 have been lost are sent again, and so is every chunk of a running chunked
 analysis whose job has been silent as long (its worker died). `--retry RUN`
-queues a failed run again.
+queues a failed run again. First of all, analysis starts accepted while the
+database was down are decided (analysis/outage.py).
 """
 
 from datetime import timedelta
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from analysis.models import AnalysisRun
+from analysis.outage import drain_spool
 from analysis.run_state import resume_runs
 from analysis.services import (
     NotRetryableError,
@@ -55,6 +57,7 @@ class Command(BaseCommand):
         if seconds is not None and seconds < 1:
             raise CommandError("The stale limit must be at least 1 second.")
         stale_after = timedelta(seconds=seconds) if seconds else None
+        self._drain_spool()
         kinds = (
             kind
             for config in apps.get_app_configs()
@@ -76,6 +79,16 @@ class Command(BaseCommand):
         self.stdout.write(
             f"analysis chunks: {len(stalled)} stalled chunk(s) sent again {stalled}."
         )
+
+    def _drain_spool(self) -> None:
+        spooled = drain_spool()
+        line = (
+            f"analysis starts accepted during an outage: {len(spooled.started)} "
+            f"started, {len(spooled.refused)} refused"
+        )
+        if spooled.spool_error:
+            line += f"; the spool does not answer: {spooled.spool_error}"
+        self.stdout.write(line + ".")
 
     def _retry(self, run_id: int) -> None:
         run = AnalysisRun.objects.filter(pk=run_id).first()
