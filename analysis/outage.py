@@ -38,6 +38,7 @@ from django.core.exceptions import (
 )
 from django.db import (
     DEFAULT_DB_ALIAS,
+    DatabaseError,
     IntegrityError,
     InterfaceError,
     OperationalError,
@@ -76,6 +77,10 @@ return 1
 INACTIVE = "The account is no longer active."
 REVOKED = "The API token of the request was revoked before the database returned."
 NO_RESULTS = "No such results version."
+UNDECIDABLE = (
+    "The start could not be decided because of an error on the site; "
+    "nothing was started. Send the start again."
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,13 +219,14 @@ def drain_spool() -> DrainReport:
     """Decide every spooled start, oldest first; each entry leaves the spool
     after its decision has committed. A spool that does not answer ends the
     pass (what is left is decided next time) without failing the caller: the
-    watchdog has other runs to resume."""
+    watchdog has other runs to resume. An entry that cannot be read is set
+    aside under ``<SPOOL_KEY>:unreadable`` so it cannot block the others."""
     report = DrainReport()
     if not spool_url():
         return report
     client = _redis()
     try:
-        entries = [SpooledStart.from_json(t) for t in client.hvals(SPOOL_KEY)]
+        entries = _readable_entries(client)
         for entry in sorted(entries, key=lambda e: e.received_at):
             decision = decide(entry)
             client.hdel(SPOOL_KEY, entry.field)
@@ -230,6 +236,18 @@ def drain_spool() -> DrainReport:
         logger.warning("the outage spool does not answer: %s", exc)
         report.spool_error = str(exc)
     return report
+
+
+def _readable_entries(client: redis.Redis) -> list[SpooledStart]:
+    entries = []
+    for field, text in client.hgetall(SPOOL_KEY).items():
+        try:
+            entries.append(SpooledStart.from_json(text))
+        except (ValueError, KeyError, TypeError):
+            logger.error("unreadable outage spool entry %r set aside", field)
+            client.hset(f"{SPOOL_KEY}:unreadable", field, text)
+            client.hdel(SPOOL_KEY, field)
+    return entries
 
 
 def decide(entry: SpooledStart) -> StartRequest:
@@ -253,9 +271,16 @@ def _decide(entry: SpooledStart) -> StartRequest:
         received_at=entry.received_at,
     )
     try:
-        decision.run = _start(entry, user)
+        with transaction.atomic():  # a failed start leaves nothing behind
+            decision.run = _start(entry, user)
     except (PermissionDenied, ValidationError, BusyError) as exc:
         decision.refusal = _reason(exc)
+    except DatabaseError:
+        raise  # the database went away again: the entry waits for next pass
+    except Exception:
+        # Decided once, as a refusal, rather than retried every pass forever.
+        logger.exception("spooled start %s could not be decided", entry.request)
+        decision.refusal = UNDECIDABLE
     decision.save(force_insert=True)
     return decision
 

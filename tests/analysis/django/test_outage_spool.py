@@ -281,6 +281,42 @@ def test_an_entry_left_in_the_spool_after_its_commit_starts_no_second_run(
     assert spool.hlen(outage.SPOOL_KEY) == 0
 
 
+@needs_redis
+def test_an_unreadable_entry_is_set_aside_and_the_others_are_decided(
+    spool, results, organizer
+):
+    api, _ = seen(organizer)
+    start_while_down(api, results)
+    spool.hset(outage.SPOOL_KEY, "7:not-json", b"{truncated")
+
+    assert "1 started, 0 refused" in drain()
+    assert AnalysisRun.objects.count() == 1
+    assert spool.hlen(outage.SPOOL_KEY) == 0
+    unreadable = spool.hgetall(f"{outage.SPOOL_KEY}:unreadable")
+    spool.delete(f"{outage.SPOOL_KEY}:unreadable")
+    assert unreadable == {b"7:not-json": b"{truncated"}
+
+
+@needs_redis
+def test_a_start_failing_unexpectedly_is_refused_once_and_leaves_no_run(
+    spool, results, organizer, monkeypatch
+):
+    real_start = outage.services.start_analysis
+
+    def start_then_fail(**kwargs):
+        real_start(**kwargs)  # the run is stored, then something breaks
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(outage.services, "start_analysis", start_then_fail)
+    api, _ = seen(organizer)
+    request_id = start_while_down(api, results).json()["request"]
+
+    assert "0 started, 1 refused" in drain()
+    assert AnalysisRun.objects.count() == 0  # rolled back with the failure
+    assert StartRequest.objects.get(pk=request_id).refusal == outage.UNDECIDABLE
+    assert spool.hlen(outage.SPOOL_KEY) == 0  # not retried every pass
+
+
 def refusal_after(api, results, change) -> dict:
     request_id = start_while_down(api, results).json()["request"]
     change()
