@@ -63,8 +63,13 @@ def _exact_upper_tail() -> np.ndarray:
     return table
 
 
+@lru_cache(maxsize=16)
 def _pair_index(m: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.triu_indices(m, k=1)
+    """All pairs i < j of m algorithms (read-only: shared by every caller;
+    the audit asks for them thousands of times)."""
+    ii, jj = np.triu_indices(m, k=1)
+    ii.flags.writeable = jj.flags.writeable = False
+    return ii, jj
 
 
 def pairs_with(m: int, column: int) -> np.ndarray:
