@@ -199,7 +199,11 @@ def _cross_term(chunk: _PairChunk, w: np.ndarray, bound: int) -> np.ndarray:
     shape (B, F): one pass over the sorted positions, each step adding the
     counts of one position of every pair and sample (exact integers)."""
     n, n_fast = chunk.order_fast.shape
-    ctype = np.int32 if bound * bound < 2**31 else np.int64
+    # Every count, cumulative count, product and sum is at most bound**2
+    # (bound: a sample's total count), so the narrowest type that holds it
+    # is exact; 16 bits (up to 181 cases) halve the memory each step streams.
+    square = bound * bound
+    ctype = np.int16 if square < 2**15 else np.int32 if square < 2**31 else np.int64
     wt = np.zeros((n + 1, w.shape[0]), dtype=ctype)  # row n: "no case", count 0
     wt[:n] = w.T
     cum = np.zeros((n_fast, w.shape[0]), dtype=ctype)

@@ -11,6 +11,7 @@ import pytest
 from ranking import adjust_pvalues, pairwise_wilcoxon
 from ranking.significance import (
     _SMALL,
+    PairedDifferences,
     _decide,
     _normal_upper_tail,
     _significant_greater,
@@ -124,3 +125,19 @@ def test_test_then_rank_bootstrap_does_not_import_scipy(tmp_path):
         check=True,
     )
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("n_cases", [181, 182])  # 16-bit sums up to 181 cases
+def test_resample_rank_sums_equal_those_of_the_drawn_cases(n_cases):
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(n_cases, 3)) + np.array([0.0, 0.1, 3.0])
+    counts = _counts(rng, 6, n_cases)
+
+    t2, n_eff, tie, _ = PairedDifferences(x).statistics(0, counts)
+
+    for b in range(counts.shape[0]):
+        drawn = np.repeat(x, counts[b], axis=0)
+        expected = PairedDifferences(drawn).statistics(0, None)
+        assert np.array_equal(t2[b], expected[0][0])
+        assert np.array_equal(n_eff[b], expected[1][0])
+        assert np.array_equal(tie[b], expected[2][0])
