@@ -1,10 +1,13 @@
-"""Worker threads for the independent pieces of an analysis (tasks, chunks of
-pairs).
+"""Worker threads for independent pieces of work: the chunks of pairs of a
+large significance map, the planner's blocks.
 
 Threads, not processes: the heavy work is numpy kernels, which release the
 GIL, and threads share the task matrices without copying them. Every piece is
 computed by the same code whatever thread runs it, and results are collected
-in input order, so the output is identical for any number of workers.
+in input order, so the output is identical for any number of workers. Pieces
+made of many short numpy calls gain nothing: every call hands the GIL to the
+other thread and back, which costs more than the call, so an analysis ranks
+its tasks one after another (docs/ranking-engine.md, "Speed").
 
 The number of workers is ``RANKING_WORKERS`` from the environment, else
 ``min(cpu_count, 4)`` (more threads than cores only add switching; beyond four

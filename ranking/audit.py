@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -159,19 +160,20 @@ def _withheld_test_ranks(
     for t in task.targets:
         raw = task.raw[metric][t]
         x = after_policy(raw)
+        # each column's variants for every percent at once (one sort)
+        withheld = lru_cache(maxsize=1)(
+            lambda j, raw=raw: _withheld_columns(raw[:, j], percents, hib)
+        )
         base = pairwise_wilcoxon(
             x, higher_is_better=rule.higher_is_better, method=rule.test_method
         )
         ranks_t = np.empty((columns.size, m))
         for g0 in range(0, columns.size, group):
             cols = columns[g0 : g0 + group]
-            variants = np.column_stack(
-                [
-                    after_policy(_withhold(raw, j, percents[(g0 + i) % n_pct], hib))[
-                        :, j
-                    ]
-                    for i, j in enumerate(cols.tolist())
-                ]
+            variants = after_policy(
+                np.column_stack(
+                    [withheld(j)[(g0 + i) % n_pct] for i, j in enumerate(cols.tolist())]
+                )
             )
             redone = column_variant_pvalues(
                 x,

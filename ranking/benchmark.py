@@ -22,14 +22,19 @@ One run prints, on the same machine and the same data:
 
 Targets are judged on CPU time (user + system of the process, from its own
 rusage), which a busy machine inflates far less than wall time; both are
-printed, with the load average at the start and the end. Each figure comes
-with the same measurement of *today's engine* (engine 1.1.0, commit
-``BASELINE_COMMIT``, extracted with ``git archive`` into a temporary directory
-and run in a subprocess from there; whole commands of the two engines take
-turns) and, for (a) and (b), the naive baselines (one ``scipy.stats.wilcoxon``
-call per ordered pair and sample; a pandas group-by mean per sample), timed on
-the first samples of every task and extrapolated linearly. The identity of the
-engine's and the naive baseline's decisions is checked on those samples.
+printed, with the load average at the start and the end. A command's peak
+memory is its own high-water mark (VmHWM, which the command reports at exit),
+not its ``ru_maxrss``: on Linux that includes the benchmark process's peak.
+Each figure comes with the same measurement of a baseline engine (by default
+engine 1.1.0, commit ``BASELINE_COMMIT``; ``--baseline COMMIT`` for another,
+e.g. main before a change), extracted with ``git archive`` into a temporary
+directory and run in a subprocess from there. Whole commands of the two
+engines take turns (for (e) only with a baseline other than 1.1.0, whose (e)
+takes a minute of CPU). For (a) and (b) come the naive baselines (one
+``scipy.stats.wilcoxon`` call per ordered pair and sample; a pandas group-by
+mean per sample), timed on the first samples of every task and extrapolated
+linearly. The identity of the engine's and the naive baseline's decisions is
+checked on those samples.
 """
 
 from __future__ import annotations
@@ -106,14 +111,14 @@ def _verdict(cpu_seconds: float, target: float) -> str:
     return f"target <= {target:g} s CPU: {met}"
 
 
-# ------------------------------------------------------------ today's engine
+# ------------------------------------------------------------ baseline engine
 
 
-def extract_baseline(into: Path) -> Path | None:
-    """Engine 1.1.0's ``ranking`` package under ``into`` (None without git)."""
+def extract_baseline(into: Path, commit: str = BASELINE_COMMIT) -> Path | None:
+    """The ``ranking`` package of ``commit`` under ``into`` (None without git)."""
     try:
         archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BASELINE_COMMIT, "ranking"],
+            ["git", "-C", str(ROOT), "archive", commit, "ranking"],
             check=True,
             capture_output=True,
         ).stdout
@@ -169,22 +174,58 @@ def _baseline_analysis(
     return float(wall), float(cpu)
 
 
+# `python -m ranking ARGS`, run through runpy as `-m` runs it, that writes the
+# process's own peak resident set (VmHWM, kB) to the file descriptor given as
+# its first argument when it exits. The child's rusage cannot say it: Linux
+# carries the high-water mark of the memory a child leaves at exec (the
+# benchmark's own, copied at fork) into the rusage of the new program, so a
+# child of a large benchmark process would report the benchmark's peak.
+_COMMAND_RUNNER = """
+import atexit, os, runpy, sys
+def _report_peak(fd=int(sys.argv[1])):
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            peak = [line.split()[1] for line in status if line.startswith("VmHWM:")]
+    except OSError:
+        peak = []
+    os.write(fd, "".join(peak).encode())
+    os.close(fd)
+atexit.register(_report_peak)
+sys.argv = [sys.argv[0], *sys.argv[2:]]
+runpy.run_module("ranking", run_name="__main__", alter_sys=True)
+"""
+
+
 def _run_command(pythonpath: Path, results: Path, scheme: Path) -> tuple[float, ...]:
-    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of one
-    whole-process run of ``python -m ranking``, from the child's own rusage."""
+    """Wall seconds, CPU seconds (user + system, from the child's own rusage)
+    and peak RSS (MiB) of one whole-process run of ``python -m ranking``.
+
+    The peak is the child's own (VmHWM at its exit), not ``ru_maxrss``, which
+    would include the benchmark's peak (see ``_COMMAND_RUNNER``); where there
+    is no ``/proc`` (not Linux), ``ru_maxrss`` is all there is."""
+    read_end, write_end = os.pipe()
+    args = [str(write_end), str(results), "--scheme", str(scheme)]
     start = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "ranking", str(results), "--scheme", str(scheme)],
-        stdout=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(pythonpath)},
-        cwd=str(results.parent),
-    )
-    _, status, usage = os.wait4(child.pid, 0)
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-c", _COMMAND_RUNNER, *args],
+            stdout=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(pythonpath)},
+            cwd=str(results.parent),
+            pass_fds=(write_end,),
+        )
+    finally:
+        os.close(write_end)
+    with os.fdopen(read_end, "rb") as reported:
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        own_kib = reported.read().strip()
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode:
         raise subprocess.CalledProcessError(child.returncode, child.args)
     cpu = usage.ru_utime + usage.ru_stime
-    return time.perf_counter() - start, cpu, usage.ru_maxrss / 1024
+    peak_kib = int(own_kib) if own_kib else usage.ru_maxrss
+    return wall, cpu, peak_kib / 1024
 
 
 def _interleaved_commands(
@@ -246,7 +287,7 @@ def _time_engine(
     frame: pd.DataFrame, scheme: dict[str, Any], baseline: Path | None, label: str
 ) -> tuple[dict[str, Any], float, float, tuple[float, float] | None, float]:
     """The engine's analysis alone (no audit, no leave-one-case-out) on `frame`:
-    its output, wall and CPU seconds, today's engine's (wall, CPU) on the same
+    its output, wall and CPU seconds, the baseline engine's (wall, CPU) on the same
     run (scenario `label`; None without a baseline) and the peak traced MiB."""
 
     def engine() -> dict[str, Any]:
@@ -260,7 +301,13 @@ def _time_engine(
 
 
 def scenario_a(
-    n_boot: int, naive_samples: int, baseline: Path | None, work: Path
+    n_boot: int,
+    naive_samples: int,
+    baseline: Path | None,
+    work: Path,
+    *,
+    name: str,
+    repeats: int,
 ) -> list[str]:
     frame = msd_like(n_tasks=17, n_algorithms=19, n_cases=100, seed=0)
     scheme = {**MSD_SCHEME, "uncertainty": {"bootstrap": n_boot, "seed": SEED}}
@@ -270,7 +317,7 @@ def scenario_a(
     frame.to_csv(results, index=False)
     scheme_file.write_text(json.dumps(scheme))
     new_command, old_command = _interleaved_commands(
-        [ROOT, baseline], results, scheme_file, 1
+        [ROOT, baseline], results, scheme_file, repeats
     )
     assert new_command is not None
     command, command_cpu = new_command
@@ -312,12 +359,11 @@ def scenario_a(
         f"alpha 0.05), {n_boot} bootstrap samples",
         f"    engine analysis alone (run_analysis, no audit/leave-one-out): "
         f"{wall:.2f} s wall, {cpu:.2f} s CPU; {_verdict(cpu, TARGETS['a'])}",
-        "    today's engine (1.1.0), same run: "
-        f"{_command_ratio(old, (wall, cpu))} faster now",
+        f"    {name}, same run: {_command_ratio(old, (wall, cpu))} faster now",
         f"    whole command python -m ranking (default audit + leave-one-case-out, "
-        f"CSV in, JSON out): {command:.2f} s wall ({command_cpu:.2f} s CPU); "
-        f"{_verdict(command_cpu, TARGETS['a_command'])}",
-        "    today's engine's command, same run: "
+        f"CSV in, JSON out; fastest of {repeats}): {command:.2f} s wall "
+        f"({command_cpu:.2f} s CPU); {_verdict(command_cpu, TARGETS['a_command'])}",
+        f"    {name}'s command, same run: "
         f"{_command_ratio(old_command, (command, command_cpu))} faster now",
         f"    engine peak traced memory: {peak:.0f} MiB",
         "    naive baseline (scipy.stats.wilcoxon per ordered pair): timed on full "
@@ -350,7 +396,9 @@ def _scenario_b_frame() -> pd.DataFrame:
     )
 
 
-def scenario_b(n_boot: int, naive_samples: int, baseline: Path | None) -> list[str]:
+def scenario_b(
+    n_boot: int, naive_samples: int, baseline: Path | None, *, name: str
+) -> list[str]:
     frame = _scenario_b_frame()
     scheme = {**MEAN_SCHEME, "uncertainty": {"bootstrap": n_boot, "seed": SEED}}
     out, wall, cpu, old, peak = _time_engine(frame, scheme, baseline, "b")
@@ -384,8 +432,7 @@ def scenario_b(n_boot: int, naive_samples: int, baseline: Path | None) -> list[s
         "    engine run_analysis end to end (validation of 2 000 000 rows, exact "
         "means, significance map of 39 800 ordered pairs, bootstrap): "
         f"{wall:.2f} s wall, {cpu:.2f} s CPU; {_verdict(cpu, TARGETS['b'])}",
-        "    today's engine (1.1.0), same run: "
-        f"{_command_ratio(old, (wall, cpu))} faster now",
+        f"    {name}, same run: {_command_ratio(old, (wall, cpu))} faster now",
         f"    engine peak traced memory (run_analysis): {peak:.0f} MiB",
         "    naive baseline (pandas group-by mean per sample): "
         f"{naive_samples} samples in {n_wall:.2f} s, extrapolated to {n_boot}: "
@@ -394,7 +441,9 @@ def scenario_b(n_boot: int, naive_samples: int, baseline: Path | None) -> list[s
     ]
 
 
-def scenario_c(baseline: Path | None, work: Path, repeats: int) -> list[str]:
+def scenario_c(
+    baseline: Path | None, work: Path, repeats: int, *, name: str
+) -> list[str]:
     results, scheme_file = work / "small.csv", work / "small.json"
     c_ideal(seed=0).to_csv(results, index=False)
     scheme_file.write_text(json.dumps(MEAN_SCHEME))
@@ -407,31 +456,42 @@ def scenario_c(baseline: Path | None, work: Path, repeats: int) -> list[str]:
         f"(fastest of {repeats})",
         f"    engine: {seconds:.2f} s wall ({cpu:.2f} s CPU); "
         f"{_verdict(cpu, TARGETS['c'])}",
-        "    today's engine (1.1.0), same run: "
-        f"{_command_ratio(old, (seconds, cpu))} faster now",
+        f"    {name}, same run: {_command_ratio(old, (seconds, cpu))} faster now",
     ]
 
 
-def scenario_e(work: Path, repeats: int) -> list[str]:
+def scenario_e(
+    work: Path, repeats: int, baseline: Path | None = None, *, name: str = ""
+) -> list[str]:
     """The whole command on (b)'s table with its defaults (audit, leave-one-out),
-    the fastest (CPU) of ``repeats`` runs, as for (c); peak RSS the largest."""
+    the fastest (CPU) of ``repeats`` runs, as for (c); peak RSS the largest;
+    turn about with ``baseline`` if given."""
     results, scheme_file = work / "large.csv", work / "large.json"
     _scenario_b_frame().to_csv(results, index=False)
     scheme_file.write_text(json.dumps(MEAN_SCHEME))
-    runs = [_run_command(ROOT, results, scheme_file) for _ in range(max(1, repeats))]
-    wall, cpu, _ = min(runs, key=lambda run: run[1])
-    peak = max(run[2] for run in runs)
-    memory = "met" if peak <= TARGET_E_MIB else "NOT met"
-    return [
+    engines = [ROOT] if baseline is None else [ROOT, baseline]
+    runs: dict[Path, list[tuple[float, ...]]] = {path: [] for path in engines}
+    for _ in range(max(1, repeats)):
+        for path in engines:
+            runs[path].append(_run_command(path, results, scheme_file))
+    lines = [
         "(e) 200 algorithms x 10 000 cases, aggregate_then_rank (mean), 1000 "
         "bootstrap samples, whole process python -m ranking with its defaults "
         f"(robustness audit, leave-one-case-out; {results.stat().st_size >> 20} MiB "
-        f"of CSV in, JSON out; fastest of {len(runs)}: CPU "
-        f"{', '.join(f'{run[1]:.2f}' for run in runs)} s)",
-        f"    engine: {wall:.2f} s wall ({cpu:.2f} s CPU); "
-        f"{_verdict(cpu, TARGETS['e'])}; peak RSS {peak:.0f} MiB "
-        f"(target <= {TARGET_E_MIB} MiB: {memory})",
+        f"of CSV in, JSON out; fastest of {len(runs[ROOT])}: CPU "
+        f"{', '.join(f'{run[1]:.2f}' for run in runs[ROOT])} s)"
     ]
+    for path in engines:
+        wall, cpu, _ = min(runs[path], key=lambda run: run[1])
+        peak = max(run[2] for run in runs[path])
+        memory = "met" if peak <= TARGET_E_MIB else "NOT met"
+        who = "engine" if path == ROOT else f"{name}, same run"
+        lines.append(
+            f"    {who}: {wall:.2f} s wall ({cpu:.2f} s CPU); "
+            f"{_verdict(cpu, TARGETS['e'])}; peak RSS {peak:.0f} MiB, the "
+            f"command's own (target <= {TARGET_E_MIB} MiB: {memory})"
+        )
+    return lines
 
 
 def scenario_d() -> list[str]:
@@ -468,7 +528,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--naive-samples", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", choices=["a", "b", "c", "d", "e"], default=None)
+    parser.add_argument(
+        "--baseline",
+        default=BASELINE_COMMIT,
+        help="the engine to compare with: a commit (default: engine 1.1.0)",
+    )
     args = parser.parse_args(argv)
+    name = (
+        "today's engine (1.1.0)"
+        if args.baseline == BASELINE_COMMIT
+        else f"baseline {args.baseline}"
+    )
     print(
         f"python {sys.version.split()[0]}, numpy {np.__version__}, "
         f"scipy {scipy.__version__}, pandas {pd.__version__}, "
@@ -480,16 +550,27 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "old").mkdir()
-        baseline = extract_baseline(work / "old")
+        baseline = extract_baseline(work / "old", args.baseline)
+        # 1.1.0's (e) takes a minute of CPU a run: compared with later ones only
+        e_baseline = None if args.baseline == BASELINE_COMMIT else baseline
         runs = {
-            "c": lambda: scenario_c(baseline, work, args.repeats),
-            "a": lambda: scenario_a(args.bootstrap, args.naive_samples, baseline, work),
-            "b": lambda: scenario_b(args.bootstrap, args.naive_samples, baseline),
+            "c": lambda: scenario_c(baseline, work, args.repeats, name=name),
+            "a": lambda: scenario_a(
+                args.bootstrap,
+                args.naive_samples,
+                baseline,
+                work,
+                name=name,
+                repeats=args.repeats,
+            ),
+            "b": lambda: scenario_b(
+                args.bootstrap, args.naive_samples, baseline, name=name
+            ),
             "d": scenario_d,
-            "e": lambda: scenario_e(work, args.repeats),
+            "e": lambda: scenario_e(work, args.repeats, e_baseline, name=name),
         }
-        for name, run in runs.items():
-            if args.only in (None, name):
+        for scenario, run in runs.items():
+            if args.only in (None, scenario):
                 for line in run():
                     print(line, flush=True)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

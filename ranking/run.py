@@ -15,7 +15,7 @@ from ._bounded import significant_pairs
 from ._core import TaskData, combine_ranks, key_task_ranking, leave_one_out_ranks
 from ._exact import NonFiniteResultError
 from ._memory import LARGE_ROWS, release_free_memory
-from ._parallel import one_blas_thread, parallel_map
+from ._parallel import one_blas_thread
 from .audit import audit_task
 from .bootstrap import (
     kendall_tau_b,
@@ -357,9 +357,9 @@ def run_analysis(
         block order. Needs a seed (argument or scheme). Without it the
         bootstrap is computed here, block by block.
     workers : int, optional
-        Worker threads for the tasks (and for the chunks of a large
-        significance map); default ``RANKING_WORKERS`` or min(cpu_count, 4).
-        The output does not depend on it.
+        Worker threads for the chunks of pairs of a large significance map
+        (tasks are ranked one after another); default ``RANKING_WORKERS`` or
+        min(cpu_count, 4). The output does not depend on it.
 
     Returns
     -------
@@ -445,10 +445,13 @@ def _rank_keys(
 
         task_blocks: dict[str, Any] = {}
         task_ranks: list[np.ndarray] = []
-        # Tasks are independent: ranked on worker threads, collected in order.
-        for task, (block, ranks) in zip(
-            tasks, parallel_map(rank_task, tasks, workers), strict=True
-        ):
+        # Tasks one after another, not on worker threads: their numpy calls
+        # are short (microseconds), so two threads hand the GIL over at every
+        # call, and on an idle machine that cost more CPU and more wall time
+        # than it saved (docs/ranking-engine.md, "Speed"). The workers serve
+        # the long calls of a large significance map.
+        for task in tasks:
+            block, ranks = rank_task(task)
             task_blocks[task.name] = block
             task_ranks.append(ranks)
             done += 1

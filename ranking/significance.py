@@ -63,8 +63,13 @@ def _exact_upper_tail() -> np.ndarray:
     return table
 
 
+@lru_cache(maxsize=16)
 def _pair_index(m: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.triu_indices(m, k=1)
+    """All pairs i < j of m algorithms (read-only: shared by every caller;
+    the audit asks for them thousands of times)."""
+    ii, jj = np.triu_indices(m, k=1)
+    ii.flags.writeable = jj.flags.writeable = False
+    return ii, jj
 
 
 def pairs_with(m: int, column: int) -> np.ndarray:
@@ -194,7 +199,11 @@ def _cross_term(chunk: _PairChunk, w: np.ndarray, bound: int) -> np.ndarray:
     shape (B, F): one pass over the sorted positions, each step adding the
     counts of one position of every pair and sample (exact integers)."""
     n, n_fast = chunk.order_fast.shape
-    ctype = np.int32 if bound * bound < 2**31 else np.int64
+    # Every count, cumulative count, product and sum is at most bound**2
+    # (bound: a sample's total count), so the narrowest type that holds it
+    # is exact; 16 bits (up to 181 cases) halve the memory each step streams.
+    square = bound * bound
+    ctype = np.int16 if square < 2**15 else np.int32 if square < 2**31 else np.int64
     wt = np.zeros((n + 1, w.shape[0]), dtype=ctype)  # row n: "no case", count 0
     wt[:n] = w.T
     cum = np.zeros((n_fast, w.shape[0]), dtype=ctype)
@@ -334,6 +343,31 @@ def _normal_upper_tail(z: np.ndarray, family: int) -> np.ndarray:
 _SQRT2 = math.sqrt(2.0)
 
 
+def _null_moments(
+    n_eff: np.ndarray, tie: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean and standard deviation of the positive rank sum under H0 (tie
+    corrected), and where they are defined (some non-zero difference)."""
+    nf = n_eff.astype(np.float64)
+    mean = nf * (nf + 1) / 4
+    var = (nf * (nf + 1) * (2 * nf + 1) - tie / 2) / 24
+    ok = n_eff > 0
+    return mean, np.sqrt(np.where(ok, var, 1.0)), ok
+
+
+def _z_greater(t_plus2: np.ndarray, mean: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """The continuity-corrected normal statistic of "differences tend to be
+    positive" (moments from :func:`_null_moments`)."""
+    return (t_plus2 / 2 - mean - 0.5) / sd
+
+
+def _exact_cases(
+    n_eff: np.ndarray, tie: np.ndarray, n_zero: np.ndarray | None, ok: np.ndarray
+) -> np.ndarray:
+    """Tests the exact null distribution decides (R's rule, module docstring)."""
+    return ok & (n_eff <= EXACT_MAX_N) & (tie == 0) & (n_zero == 0)
+
+
 def _p_greater(
     t_plus2: np.ndarray,
     n_eff: np.ndarray,
@@ -344,20 +378,97 @@ def _p_greater(
 ) -> np.ndarray:
     """One-sided p-value of "differences tend to be positive" (``family``:
     see :func:`_normal_upper_tail`)."""
-    nf = n_eff.astype(np.float64)
-    mean = nf * (nf + 1) / 4
-    var = (nf * (nf + 1) * (2 * nf + 1) - tie / 2) / 24
-    ok = n_eff > 0
-    sd = np.sqrt(np.where(ok, var, 1.0))
-    z = (t_plus2 / 2 - mean - 0.5) / sd
+    mean, sd, ok = _null_moments(n_eff, tie)
+    z = _z_greater(t_plus2, mean, sd)
     p = np.where(ok, _normal_upper_tail(z, family), 1.0)
     if method == "exact":
-        table = _exact_upper_tail()
-        exact = ok & (n_eff <= EXACT_MAX_N) & (tie == 0) & (n_zero == 0)
+        exact = _exact_cases(n_eff, tie, n_zero, ok)
         if exact.any():
             t_plus = t_plus2[exact] // 2
-            p[exact] = table[n_eff[exact], t_plus]
+            p[exact] = _exact_upper_tail()[n_eff[exact], t_plus]
     return p
+
+
+_Z_SLACK = 1e-6  # z this close to the critical value: decided by the p-value
+
+
+@dataclass(frozen=True)
+class _Threshold:
+    """ "Adjusted p ≤ alpha" for an adjustment that scales every p-value by
+    the same factor (none: 1; Bonferroni: the number of tests), decided from
+    the normal statistic z without computing the normal tail where z is not
+    within ``_Z_SLACK`` (relative) of the critical value.
+
+    p = P(Z ≥ z) falls with z, so the decision is "z above the critical z".
+    Both tails the engine uses (``math.erfc``, ``scipy.special.ndtr``) are
+    accurate to a few units in the last place, while a step of ``_Z_SLACK``
+    in z moves p by a relative 1e-7 or more (for critical p-values between
+    1e-250 and 0.45): away from the critical value the decision is the
+    p-value's whatever the rounding, and near it the p-value is computed as
+    :func:`pairwise_wilcoxon` does and decides. Same decisions, bit for bit,
+    without the normal tail of every bootstrap test (nor importing scipy for
+    it).
+    """
+
+    alpha: float
+    scale: float
+    z_low: float
+    z_high: float
+
+    @classmethod
+    def of(cls, alpha: float, p_adjust: str, n_tests: int) -> _Threshold | None:
+        """None when the decision is not a threshold on p (Holm) or the
+        critical p-value is outside the range where the slack is proven."""
+        if p_adjust not in ("none", "bonferroni") or not 0 < alpha < 1:
+            return None
+        if n_tests < 1:  # one algorithm: no tests to decide
+            return None
+        scale = 1.0 if p_adjust == "none" else float(n_tests)
+        critical = alpha / scale
+        if not 1e-250 <= critical <= 0.45:
+            return None
+        z = _critical_z(critical)
+        slack = _Z_SLACK * max(1.0, z)
+        return cls(alpha=alpha, scale=scale, z_low=z - slack, z_high=z + slack)
+
+    def decide(self, p: np.ndarray) -> np.ndarray:
+        """The decision from p-values, as ``adjust_pvalues`` and ``<= alpha``."""
+        if self.scale == 1.0:
+            return p <= self.alpha
+        return np.minimum(1.0, p * self.scale) <= self.alpha
+
+
+@lru_cache(maxsize=32)
+def _critical_z(p: float) -> float:
+    """z with P(Z ≥ z) = p (0 < p < 1/2), by bisection on ``math.erfc``."""
+    low, high = 0.0, 40.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if 0.5 * math.erfc(mid / _SQRT2) > p:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def _significant_greater(
+    z: np.ndarray,
+    ok: np.ndarray,
+    family: int,
+    threshold: _Threshold,
+    exact: np.ndarray | None = None,
+    exact_p: np.ndarray | None = None,
+) -> np.ndarray:
+    """``threshold.decide(p)`` for the p-values :func:`_p_greater` would give
+    (``ok``: the tests with a statistic, p = 1 elsewhere; ``exact``: the
+    tests it takes from the exact table, ``exact_p`` their p-values)."""
+    significant = ok & (z > threshold.z_high)
+    near = ok & (z >= threshold.z_low) & ~significant
+    if near.any():
+        significant[near] = threshold.decide(_normal_upper_tail(z[near], family))
+    if exact is not None and exact_p is not None:
+        significant[exact] = threshold.decide(exact_p)
+    return significant
 
 
 _KEEP_CELLS = 1_000_000  # pairs x cases kept sorted between calls (~40 B each)
@@ -502,6 +613,45 @@ def pairwise_wilcoxon(
     return out[0] if counts is None else out
 
 
+def _resample_decisions(
+    values: np.ndarray,
+    counts: np.ndarray,
+    threshold: _Threshold,
+    *,
+    higher_is_better: bool,
+    method: str,
+    pairs: PairedDifferences | None,
+) -> np.ndarray:
+    """``significant[b, i, j]`` of resample ``b``: what adjusting
+    ``pairwise_wilcoxon(values, counts, ...)`` and comparing with alpha
+    gives, decided by ``threshold`` (p-values only near the critical one)."""
+    prepared = PairedDifferences(values) if pairs is None else pairs
+    m = prepared.shape[1]
+    w = np.asarray(counts, dtype=np.int64)
+    out = np.zeros((w.shape[0], m, m), dtype=bool)
+    table = _exact_upper_tail() if method == "exact" else None
+    for k, (a, b, in_chunk) in enumerate(prepared.chunks):
+        t2, n_eff, tie, n_zero = prepared.statistics(k, w, zeros=table is not None)
+        family = t2.shape[0] * in_chunk
+        mean, sd, ok = _null_moments(n_eff, tie)
+        exact = None if table is None else _exact_cases(n_eff, tie, n_zero, ok)
+        decided = []
+        # "a better than b in value" from twice the positive rank sum, the
+        # other direction from twice the negative one
+        for t in (t2, n_eff * (n_eff + 1) - t2):
+            exact_p = None
+            if exact is not None and exact.any():
+                exact_p = table[n_eff[exact], t[exact] // 2]
+            z = _z_greater(t, mean, sd)
+            decided.append(
+                _significant_greater(z, ok, family, threshold, exact, exact_p)
+            )
+        sig_a, sig_b = decided if higher_is_better else decided[::-1]
+        out[:, a, b] = sig_a
+        out[:, b, a] = sig_b
+    return out
+
+
 def column_variant_pvalues(
     values: np.ndarray,
     columns: np.ndarray,
@@ -611,7 +761,22 @@ def _decide(
     higher_is_better: bool,
     pairs: PairedDifferences | None = None,
     pvalues: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """(adjusted p-values, significant); resamples that the threshold of
+    ``alpha`` decides come without p-values (None)."""
+    if pvalues is None and counts is not None:
+        m = np.shape(values)[1]
+        threshold = _Threshold.of(alpha, p_adjust, m * (m - 1))
+        if threshold is not None:
+            significant = _resample_decisions(
+                values,
+                counts,
+                threshold,
+                higher_is_better=higher_is_better,
+                method=method,
+                pairs=pairs,
+            )
+            return None, significant
     if pvalues is None:
         pvalues = pairwise_wilcoxon(
             values,
