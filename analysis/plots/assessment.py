@@ -10,8 +10,9 @@ value *for that target* (as in the descriptive statistics of the report).
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "per_case_rank_counts",
     "podium_plot",
     "ranking_heatmap",
+    "shared_case_matrices",
     "target_grid",
     "targets_per_figure",
     "task_matrix",
@@ -93,6 +95,70 @@ def task_matrix(
     wide = values.groupby([frame["case"], frame["algorithm"]], sort=True).first()
     wide = wide.unstack("algorithm").reindex(columns=algorithms)
     return wide.to_numpy(dtype=np.float64)
+
+
+# (results table id, task, metric, target, algorithms) -> matrix, while
+# shared_case_matrices is active; the tables are kept so that no id is reused
+_SHARED: dict[tuple[Any, ...], np.ndarray] | None = None
+_SHARED_TABLES: dict[int, pd.DataFrame] = {}
+
+
+@contextlib.contextmanager
+def shared_case_matrices() -> Iterator[None]:
+    """Within, the per-target figures of a task share their (cases x
+    algorithms) matrices: the dot-and-box, podium and heatmap grids of a
+    target read one matrix, computed once (the report draws all three).
+    The results tables drawn from must not change within."""
+    global _SHARED
+    outer = _SHARED is not None
+    if not outer:
+        _SHARED = {}
+    try:
+        yield
+    finally:
+        if not outer:
+            _SHARED = None
+            _SHARED_TABLES.clear()
+
+
+def _target_matrices(
+    results: pd.DataFrame,
+    *,
+    task: str,
+    metric: str,
+    algorithms: Mapping[str, list[str]],
+) -> dict[str, np.ndarray]:
+    """:func:`task_matrix` of each target (name -> its algorithms), the
+    task's rows of this metric split by target once; shared (read-only)
+    within :func:`shared_case_matrices`."""
+    keys = {
+        name: (id(results), task, metric, name, tuple(algs))
+        for name, algs in algorithms.items()
+    }
+    known = _SHARED if _SHARED is not None else {}
+    missing = [name for name, key in keys.items() if key not in known]
+    found = {name: known[key] for name, key in keys.items() if key in known}
+    if missing:
+        frame = results[(results["task"] == task) & (results["metric"] == metric)]
+        by_target = (
+            dict(tuple(frame.groupby(frame["target"].fillna("").astype(str))))
+            if "target" in frame.columns
+            else {}
+        )
+        for name in missing:
+            x = task_matrix(
+                by_target.get(name, frame.iloc[:0]),
+                task=task,
+                metric=metric,
+                algorithms=algorithms[name],
+                target=name,
+            )
+            x.setflags(write=False)  # shared by figures: none may change it
+            found[name] = x
+            if _SHARED is not None:
+                _SHARED[keys[name]] = x
+                _SHARED_TABLES[id(results)] = results
+    return found
 
 
 def _title(fig: Figure, text: str | None) -> None:
@@ -458,28 +524,21 @@ def target_grid(
     # room above the first row for the figure title and the panel titles
     top = min(0.88, 1 - 0.6 / fig.get_figheight())
     grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace, top=top)
-    # the task's rows of this metric split by target once, not per panel
-    frame = results[(results["task"] == task) & (results["metric"] == metric)]
-    by_target = (
-        dict(tuple(frame.groupby(frame["target"].fillna("").astype(str))))
-        if "target" in frame.columns
-        else {}
+    shown = {name: ordered(targets[name]["ranks"], top_k=top_k) for name in names}
+    matrices = (
+        {}
+        if kind == "significance"
+        else _target_matrices(results, task=task, metric=metric, algorithms=shown)
     )
     image = None
     for i, name in enumerate(names):
         spec = grid[i // cols, i % cols]
-        algs = ordered(targets[name]["ranks"], top_k=top_k)
+        algs = shown[name]
         if kind == "significance":
             ax = fig.add_subplot(spec)
             draw_significance(ax, targets[name], algs)
         else:
-            x = task_matrix(
-                by_target.get(name, frame.iloc[:0]),
-                task=task,
-                metric=metric,
-                algorithms=algs,
-                target=name,
-            )
+            x = matrices[name]
             if kind == "dot_box":
                 ax = fig.add_subplot(spec)
                 draw_dot_box(ax, x, algs, metric=metric)

@@ -188,11 +188,13 @@ def _collect_rarely() -> None:
 
 @contextlib.contextmanager
 def _drawing_figures() -> Iterator[None]:
-    """Within, collections as :func:`_collect_rarely` sets them."""
+    """Within, collections as :func:`_collect_rarely` sets them, and the
+    per-target figures share their case matrices."""
     thresholds = gc.get_threshold()
     _collect_rarely()
     try:
-        yield
+        with plots.shared_case_matrices():
+            yield
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
@@ -224,7 +226,8 @@ def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
         return _draw_here(draws)
     _PENDING[:] = draws
     try:
-        pdfs = _draw_in_workers(len(draws), workers)
+        with plots.shared_case_matrices():  # the forked workers' own
+            pdfs = _draw_in_workers(len(draws), workers)
     finally:
         _PENDING.clear()
     lost = [i for i, pdf in enumerate(pdfs) if pdf is None]

@@ -14,6 +14,7 @@ from matplotlib.text import Text
 from pypdf import PdfReader
 
 from analysis import plots
+from analysis.plots import assessment
 
 
 def _assessment(fn, **extra):
@@ -609,6 +610,32 @@ def test_target_panels_of_few_algorithms_draw_no_text_over_another(kind):
     results, targets = _three_algorithms_two_targets()
     fig = plots.target_grid(kind, results, task="T", metric="DSC", targets=targets)
     assert _overlapping_texts(fig) == []
+
+
+def test_target_grids_share_one_matrix_per_target_and_draw_the_same():
+    # the report draws three kinds of grid per target: each target's
+    # (cases x algorithms) matrix is computed once for all three
+    results, targets = _three_algorithms_two_targets()
+
+    def pdfs() -> list[bytes]:
+        return [
+            plots.fitted_pdf(
+                lambda kind=kind: plots.target_grid(
+                    kind, results, task="T", metric="DSC", targets=targets
+                )
+            )
+            for kind in ("dot_box", "podium", "heatmap")
+        ]
+
+    alone = pdfs()
+    with plots.shared_case_matrices():
+        shared = pdfs()
+        matrices = dict(assessment._SHARED)
+
+    assert shared == alone
+    assert sorted(key[3] for key in matrices) == ["brain", "heart"]
+    assert not any(x.flags.writeable for x in matrices.values())
+    assert assessment._SHARED is None  # nothing kept beyond the scope
 
 
 @pytest.mark.parametrize("kind", ["dot_box", "heatmap", "significance"])
