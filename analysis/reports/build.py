@@ -82,6 +82,10 @@ CAPTIONS: dict[str, str] = {
     "heatmap": "Cell (algorithm, r) counts the cases in which the algorithm had"
     " per-case rank r (ties: minimum rank; missing results ranked last); darker"
     " = more cases.",
+    "heatmap_targets": "Cell (algorithm, r): the share of the target's cases in"
+    " which the algorithm had per-case rank r (ties: minimum rank; missing"
+    " results ranked last); one colour scale for every panel, darker = a larger"
+    " share.",
     "significance": "Cell (A, B) is yellow when algorithm A (x axis) is"
     " significantly better than B (y axis): one-sided Wilcoxon signed-rank"
     " test as the scheme says (its own decisions under test-then-rank, otherwise"
@@ -396,7 +400,9 @@ def _target_figures(
                 task=task,
                 targets=tuple(part),
                 title=_TARGET_TITLES[kind] + best + suffix,
-                caption=CAPTIONS[kind].format(space="target"),
+                caption=CAPTIONS.get(f"{kind}_targets", CAPTIONS[kind]).format(
+                    space="target"
+                ),
             )
 
 
