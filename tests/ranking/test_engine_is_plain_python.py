@@ -2,12 +2,17 @@ import subprocess
 import sys
 
 
-def test_ranking_engine_imports_without_django():
-    code = "import sys, ranking; print('django' in sys.modules)"
+def _fresh_python(code: str) -> str:
+    """What ``code`` prints when run in a fresh interpreter."""
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert out.stdout.strip() == "False"
+    return out.stdout.strip()
+
+
+def test_ranking_engine_imports_without_django():
+    code = "import sys, ranking; print('django' in sys.modules)"
+    assert _fresh_python(code) == "False"
 
 
 def test_ranking_engine_imports_without_scipy_or_pandas():
@@ -18,10 +23,7 @@ def test_ranking_engine_imports_without_scipy_or_pandas():
         "import sys, ranking, ranking.cli; "
         "print(sorted(m for m in ('scipy', 'pandas') if m in sys.modules))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "[]"
+    assert _fresh_python(code) == "[]"
 
 
 def test_bootstrap_rank_intervals_run_without_scipy_stats():
@@ -35,7 +37,4 @@ def test_bootstrap_rank_intervals_run_without_scipy_stats():
         "bounds = rank_confidence_intervals(x, method='bootstrap', n_boot=50, seed=1)\n"
         "print(len(bounds), 'scipy.stats' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "4 False"
+    assert _fresh_python(code) == "4 False"
