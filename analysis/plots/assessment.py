@@ -10,8 +10,9 @@ value *for that target* (as in the descriptive statistics of the report).
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "per_case_rank_counts",
     "podium_plot",
     "ranking_heatmap",
+    "shared_case_matrices",
     "target_grid",
     "targets_per_figure",
     "task_matrix",
@@ -93,6 +95,70 @@ def task_matrix(
     wide = values.groupby([frame["case"], frame["algorithm"]], sort=True).first()
     wide = wide.unstack("algorithm").reindex(columns=algorithms)
     return wide.to_numpy(dtype=np.float64)
+
+
+# (results table id, task, metric, target, algorithms) -> matrix, while
+# shared_case_matrices is active; the tables are kept so that no id is reused
+_SHARED: dict[tuple[Any, ...], np.ndarray] | None = None
+_SHARED_TABLES: dict[int, pd.DataFrame] = {}
+
+
+@contextlib.contextmanager
+def shared_case_matrices() -> Iterator[None]:
+    """Within, the per-target figures of a task share their (cases x
+    algorithms) matrices: the dot-and-box, podium and heatmap grids of a
+    target read one matrix, computed once (the report draws all three).
+    The results tables drawn from must not change within."""
+    global _SHARED
+    outer = _SHARED is not None
+    if not outer:
+        _SHARED = {}
+    try:
+        yield
+    finally:
+        if not outer:
+            _SHARED = None
+            _SHARED_TABLES.clear()
+
+
+def _target_matrices(
+    results: pd.DataFrame,
+    *,
+    task: str,
+    metric: str,
+    algorithms: Mapping[str, list[str]],
+) -> dict[str, np.ndarray]:
+    """:func:`task_matrix` of each target (name -> its algorithms), the
+    task's rows of this metric split by target once; shared (read-only)
+    within :func:`shared_case_matrices`."""
+    keys = {
+        name: (id(results), task, metric, name, tuple(algs))
+        for name, algs in algorithms.items()
+    }
+    known = _SHARED if _SHARED is not None else {}
+    missing = [name for name, key in keys.items() if key not in known]
+    found = {name: known[key] for name, key in keys.items() if key in known}
+    if missing:
+        frame = results[(results["task"] == task) & (results["metric"] == metric)]
+        by_target = (
+            dict(tuple(frame.groupby(frame["target"].fillna("").astype(str))))
+            if "target" in frame.columns
+            else {}
+        )
+        for name in missing:
+            x = task_matrix(
+                by_target.get(name, frame.iloc[:0]),
+                task=task,
+                metric=metric,
+                algorithms=algorithms[name],
+                target=name,
+            )
+            x.setflags(write=False)  # shared by figures: none may change it
+            found[name] = x
+            if _SHARED is not None:
+                _SHARED[keys[name]] = x
+                _SHARED_TABLES[id(results)] = results
+    return found
 
 
 def _title(fig: Figure, text: str | None) -> None:
@@ -369,19 +435,33 @@ def per_case_rank_counts(x: np.ndarray, *, higher_is_better: bool) -> np.ndarray
     return counts
 
 
-def draw_heatmap(ax, x: np.ndarray, algs: list[str], *, higher_is_better: bool):
+def draw_heatmap(
+    ax,
+    x: np.ndarray,
+    algs: list[str],
+    *,
+    higher_is_better: bool,
+    share_up_to: float | None = None,
+):
+    """Counts of per-case ranks (see :func:`per_case_rank_counts`); with
+    ``share_up_to``, shares of the cases instead, on a scale from 0 to it
+    (panels of a grid share one scale and one colour bar)."""
     m = len(algs)
     counts = per_case_rank_counts(x, higher_is_better=higher_is_better)
+    if share_up_to is None:
+        cells, top = counts, max(1.0, float(counts.max()))
+    else:
+        cells, top = counts / max(1, x.shape[0]), share_up_to
     # interpolation "none": the PDF embeds one pixel per cell, drawn as vectors;
     # the scale starts at 0 so the lightest colour means no case in every panel
     image = ax.imshow(
-        counts,
+        cells,
         cmap="viridis_r",
         aspect="auto",
         origin="upper",
         interpolation="none",
         vmin=0,
-        vmax=max(1.0, float(counts.max())),
+        vmax=top,
     )
     x_labels(ax, [short_label(a) for a in algs])
     ranks = [str(i) for i in range(1, m + 1)]
@@ -418,6 +498,10 @@ def ranking_heatmap(
     return fit_to_text(fig)
 
 
+# Inches right of a heatmap grid for its one colour bar and its labels
+HEATMAP_BAR = 1.0
+
+
 def targets_per_figure(m: int) -> int:
     """Target panels per figure for m algorithms: small multiples while the
     panels stay readable, one per figure at 40 algorithms."""
@@ -450,36 +534,41 @@ def target_grid(
     elif kind == "podium":
         panel = (min(room, axis_width(m, per_item=0.4, minimum=3.4)), 3.6)
     else:
-        bar = 0.6 if kind == "heatmap" else 0.0
+        # heatmaps: one colour bar right of the grid (HEATMAP_BAR inches)
+        bar = HEATMAP_BAR / cols if kind == "heatmap" else 0.0
         side = min(room - bar, max(2.6, 0.9 + 0.15 * m))
         panel = (side + bar, side)
     fig = new_figure(cols * panel[0], rows * panel[1] + 0.5)
-    wspace = {"heatmap": 1.0, "significance": 1.0}.get(kind, 0.45)
+    wspace = {"heatmap": 0.6, "significance": 1.0}.get(kind, 0.45)
     # room above the first row for the figure title and the panel titles
     top = min(0.88, 1 - 0.6 / fig.get_figheight())
-    grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace, top=top)
-    # the task's rows of this metric split by target once, not per panel
-    frame = results[(results["task"] == task) & (results["metric"] == metric)]
-    by_target = (
-        dict(tuple(frame.groupby(frame["target"].fillna("").astype(str))))
-        if "target" in frame.columns
-        else {}
+    right = 1 - HEATMAP_BAR / fig.get_figwidth() if kind == "heatmap" else None
+    grid = fig.add_gridspec(rows, cols, hspace=0.9, wspace=wspace, top=top, right=right)
+    shown = {name: ordered(targets[name]["ranks"], top_k=top_k) for name in names}
+    matrices = (
+        {}
+        if kind == "significance"
+        else _target_matrices(results, task=task, metric=metric, algorithms=shown)
+    )
+    # the largest share of a target's cases in any cell: the heatmaps' scale
+    share_up_to = max(
+        (
+            per_case_rank_counts(x, higher_is_better=higher_is_better).max()
+            / max(1, x.shape[0])
+            for x in matrices.values()
+        ),
+        default=1.0,
     )
     image = None
+    panels = []
     for i, name in enumerate(names):
         spec = grid[i // cols, i % cols]
-        algs = ordered(targets[name]["ranks"], top_k=top_k)
+        algs = shown[name]
         if kind == "significance":
             ax = fig.add_subplot(spec)
             draw_significance(ax, targets[name], algs)
         else:
-            x = task_matrix(
-                by_target.get(name, frame.iloc[:0]),
-                task=task,
-                metric=metric,
-                algorithms=algs,
-                target=name,
-            )
+            x = matrices[name]
             if kind == "dot_box":
                 ax = fig.add_subplot(spec)
                 draw_dot_box(ax, x, algs, metric=metric)
@@ -497,15 +586,34 @@ def target_grid(
                 )
             elif kind == "heatmap":
                 ax = fig.add_subplot(spec)
-                image = draw_heatmap(ax, x, algs, higher_is_better=higher_is_better)
-                vector_colorbar(fig, image, ax=ax, label="cases")
+                image = draw_heatmap(
+                    ax,
+                    x,
+                    algs,
+                    higher_is_better=higher_is_better,
+                    share_up_to=max(float(share_up_to), 1e-9),
+                )
             else:
                 raise ValueError(f"unknown figure kind {kind!r}")
         ax.set_title(f"Target {short_label(name, 40)}", fontsize=9)
+        panels.append(ax)
         if kind == "podium" and i == 0:
             _legend(ax, algs)
+    if image is not None:  # one colour bar for every heatmap, right of them
+        _grid_colorbar(fig, image, panels)
     _title(fig, title or f"{task}: {kind.replace('_', ' ')} per target ({metric})")
     return fit_to_text(fig)
+
+
+def _grid_colorbar(fig: Figure, image, panels: list) -> None:
+    """The heatmap grid's colour bar: beside the top row of panels, as tall
+    as one panel, in the room the grid leaves on the right."""
+    first = panels[0].get_position()
+    right = max(ax.get_position().x1 for ax in panels)
+    width = 0.15 / fig.get_figwidth()  # inches, as a panel's bar was
+    gap = 0.2 / fig.get_figwidth()
+    cax = fig.add_axes((right + gap, first.y0, width, first.height))
+    vector_colorbar(fig, image, cax=cax, label="share of cases")
 
 
 def vector_colorbar(fig: Figure, image, **kwargs):

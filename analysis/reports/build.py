@@ -82,6 +82,10 @@ CAPTIONS: dict[str, str] = {
     "heatmap": "Cell (algorithm, r) counts the cases in which the algorithm had"
     " per-case rank r (ties: minimum rank; missing results ranked last); darker"
     " = more cases.",
+    "heatmap_targets": "Cell (algorithm, r): the share of the target's cases in"
+    " which the algorithm had per-case rank r (ties: minimum rank; missing"
+    " results ranked last); one colour scale for every panel, darker = a larger"
+    " share.",
     "significance": "Cell (A, B) is yellow when algorithm A (x axis) is"
     " significantly better than B (y axis): one-sided Wilcoxon signed-rank"
     " test as the scheme says (its own decisions under test-then-rank, otherwise"
@@ -188,11 +192,13 @@ def _collect_rarely() -> None:
 
 @contextlib.contextmanager
 def _drawing_figures() -> Iterator[None]:
-    """Within, collections as :func:`_collect_rarely` sets them."""
+    """Within, collections as :func:`_collect_rarely` sets them, and the
+    per-target figures share their case matrices."""
     thresholds = gc.get_threshold()
     _collect_rarely()
     try:
-        yield
+        with plots.shared_case_matrices():
+            yield
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
@@ -224,7 +230,8 @@ def _render_all(draws: list[Callable[[], Any]], workers: int) -> list[bytes]:
         return _draw_here(draws)
     _PENDING[:] = draws
     try:
-        pdfs = _draw_in_workers(len(draws), workers)
+        with plots.shared_case_matrices():  # the forked workers' own
+            pdfs = _draw_in_workers(len(draws), workers)
     finally:
         _PENDING.clear()
     lost = [i for i, pdf in enumerate(pdfs) if pdf is None]
@@ -393,7 +400,9 @@ def _target_figures(
                 task=task,
                 targets=tuple(part),
                 title=_TARGET_TITLES[kind] + best + suffix,
-                caption=CAPTIONS[kind].format(space="target"),
+                caption=CAPTIONS.get(f"{kind}_targets", CAPTIONS[kind]).format(
+                    space="target"
+                ),
             )
 
 

@@ -14,6 +14,7 @@ from matplotlib.text import Text
 from pypdf import PdfReader
 
 from analysis import plots
+from analysis.plots import assessment
 
 
 def _assessment(fn, **extra):
@@ -570,6 +571,24 @@ def test_heatmap_colours_count_from_zero():
     assert (image.norm.vmin, image.norm.vmax) == (0, 2)
 
 
+def test_target_heatmaps_share_one_scale_of_case_shares_and_one_colour_bar():
+    # one colour bar per panel cost half the grid's drawing time and gave each
+    # panel its own scale of case counts (12 cases in one, 8 in the other)
+    results, targets = _three_algorithms_two_targets()
+    fig = plots.target_grid("heatmap", results, task="T", metric="DSC", targets=targets)
+    images = [ax.images[0] for ax in fig.axes if ax.images]
+    bars = [ax for ax in fig.axes if ax.get_ylabel() == "share of cases"]
+
+    assert len(images) == 2
+    assert len(bars) == 1
+    assert {(i.norm.vmin, i.norm.vmax) for i in images} == {(0, 1.0)}
+    # brain: every case ranks alpha, beta, gamma in that order but for the
+    # 3 cases gamma misses (ranked last anyway): shares of 12 cases
+    brain = images[0].get_array()
+    assert brain[0].tolist() == [1.0, 0.0, 0.0]
+    assert float(brain.sum()) == 3.0  # each algorithm's shares sum to 1
+
+
 def _overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
     """Pairs of drawn texts whose bounding boxes overlap (parallel rotated
     labels aside: their upright boxes overlap where the texts do not)."""
@@ -609,6 +628,32 @@ def test_target_panels_of_few_algorithms_draw_no_text_over_another(kind):
     results, targets = _three_algorithms_two_targets()
     fig = plots.target_grid(kind, results, task="T", metric="DSC", targets=targets)
     assert _overlapping_texts(fig) == []
+
+
+def test_target_grids_share_one_matrix_per_target_and_draw_the_same():
+    # the report draws three kinds of grid per target: each target's
+    # (cases x algorithms) matrix is computed once for all three
+    results, targets = _three_algorithms_two_targets()
+
+    def pdfs() -> list[bytes]:
+        return [
+            plots.fitted_pdf(
+                lambda kind=kind: plots.target_grid(
+                    kind, results, task="T", metric="DSC", targets=targets
+                )
+            )
+            for kind in ("dot_box", "podium", "heatmap")
+        ]
+
+    alone = pdfs()
+    with plots.shared_case_matrices():
+        shared = pdfs()
+        matrices = dict(assessment._SHARED)
+
+    assert shared == alone
+    assert sorted(key[3] for key in matrices) == ["brain", "heart"]
+    assert not any(x.flags.writeable for x in matrices.values())
+    assert assessment._SHARED is None  # nothing kept beyond the scope
 
 
 @pytest.mark.parametrize("kind", ["dot_box", "heatmap", "significance"])
