@@ -154,7 +154,7 @@ def _oai_datacite(attributes: dict[str, Any]) -> etree._Element:
     )
     etree.SubElement(root, f"{{{OAI_DATACITE}}}schemaVersion").text = DATACITE_VERSION
     symbol = etree.SubElement(root, f"{{{OAI_DATACITE}}}datacentreSymbol")
-    symbol.text = settings.DATACITE_CLIENT_ID
+    symbol.text = getattr(settings, "DATACITE_CLIENT_ID", "")
     etree.SubElement(root, f"{{{OAI_DATACITE}}}payload").append(_datacite(attributes))
     return root
 
