@@ -12,7 +12,7 @@ class PublicRecordConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
-        import config.checks  # noqa: F401  registers the SITE_URL deploy check
+        import config.checks  # noqa: F401  registers the SITE_URL and DataCite checks
         from registry.models import RegistrationVersion
         from registry.verifiers import Verifier, add_verifier
 

@@ -32,8 +32,16 @@ from .selectors import current_results, is_public, public_since
 
 NAMESPACE = "http://datacite.org/schema/kernel-4"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
-SCHEMA_LOCATION = "http://schema.datacite.org/meta/kernel-4.6/metadata.xsd"
-XSD_PATH = Path(__file__).parent / "schema" / "datacite-kernel-4.6" / "metadata.xsd"
+SCHEMA_VERSION = "4.6"
+SCHEMA_LOCATION = (
+    f"http://schema.datacite.org/meta/kernel-{SCHEMA_VERSION}/metadata.xsd"
+)
+XSD_PATH = (
+    Path(__file__).parent
+    / "schema"
+    / f"datacite-kernel-{SCHEMA_VERSION}"
+    / "metadata.xsd"
+)
 RESOURCE_TYPE = "Registered challenge design"
 
 
@@ -433,21 +441,27 @@ def datacite_xml(record: CitationRecord) -> bytes:
 
 
 @cache
-def _schema():
+def _schema(path: Path):
     from lxml import etree  # only needed to validate
 
-    return etree.XMLSchema(etree.parse(str(XSD_PATH)))
+    return etree.XMLSchema(etree.parse(str(path)))
 
 
-def validate_datacite(data: bytes) -> list[str]:
-    """Errors of `data` against the shipped DataCite XSD; [] when valid."""
+def xsd_errors(data: bytes, path: Path) -> list[str]:
+    """Errors of the XML `data` against the shipped XSD at `path`; [] when
+    valid."""
     from lxml import etree
 
-    schema = _schema()
+    schema = _schema(path)
     document = etree.fromstring(data)
     if schema.validate(document):
         return []
     return [f"line {e.line}: {e.message}" for e in schema.error_log]
+
+
+def validate_datacite(data: bytes) -> list[str]:
+    """Errors of `data` against the shipped DataCite XSD; [] when valid."""
+    return xsd_errors(data, XSD_PATH)
 
 
 # --- reference managers ----------------------------------------------------------

@@ -2,11 +2,16 @@
 `/oai`: the registry's public records for harvesters (DataCite, Zenodo, OSF,
 institutional repositories).
 
-The six verbs, the formats `oai_dc` and `oai_datacite` (the DataCite kernel-4
-`<resource>`, valid against the XSD in `publicrecord/schema/`), one set per
-record source (`oai_sources.py`), selective harvesting by datestamp, signed
-resumption tokens (`OAI_PAGE_SIZE` records a page) and the protocol's errors.
-Records are never deleted (registered versions are write-once).
+The six verbs, three formats, one set per record source (`oai_sources.py`),
+selective harvesting by datestamp, signed resumption tokens (`OAI_PAGE_SIZE`
+records a page) and the protocol's errors. Records are never deleted
+(registered versions are write-once).
+
+The formats are those of DataCite's own OAI-PMH provider, which harvesters
+such as OpenAIRE expect: `oai_dc`; `oai_datacite`, the DataCite OAI Schema 1.1
+wrapper (`datacentreSymbol`, `schemaVersion`, and the record in `payload`);
+`datacite`, the bare kernel-4 `<resource>`. Both DataCite formats validate
+against the XSDs in `publicrecord/schema/` (`validate_oai_datacite`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,7 +34,14 @@ from config.site import absolute_url, site_url
 
 from .citation import NAMESPACE as DATACITE
 from .citation import SCHEMA_LOCATION as DATACITE_SCHEMA
-from .citation import datacite_xml_from, one_line, publisher
+from .citation import SCHEMA_VERSION as DATACITE_VERSION
+from .citation import (
+    datacite_xml_from,
+    one_line,
+    publisher,
+    validate_datacite,
+    xsd_errors,
+)
 from .oai_sources import OaiRecord, RecordSource, record_sources
 
 OAI = "http://www.openarchives.org/OAI/2.0/"
@@ -36,6 +49,9 @@ OAI_SCHEMA = "http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd"
 OAI_DC = "http://www.openarchives.org/OAI/2.0/oai_dc/"
 OAI_DC_SCHEMA = "http://www.openarchives.org/OAI/2.0/oai_dc.xsd"
 DC = "http://purl.org/dc/elements/1.1/"
+OAI_DATACITE = "http://schema.datacite.org/oai/oai-1.1/"
+OAI_DATACITE_SCHEMA = "http://schema.datacite.org/oai/oai-1.1/oai.xsd"
+OAI_DATACITE_XSD = Path(__file__).parent / "schema" / "datacite-oai-1.1" / "oai.xsd"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
 GRANULARITY = "YYYY-MM-DDThh:mm:ssZ"
 EARLIEST_WHEN_EMPTY = datetime(2000, 1, 1, tzinfo=UTC)
@@ -117,11 +133,44 @@ def _oai_dc(attributes: dict[str, Any]) -> etree._Element:
     return root
 
 
-def _oai_datacite(attributes: dict[str, Any]) -> etree._Element:
+def _datacite(attributes: dict[str, Any]) -> etree._Element:
+    """The bare DataCite kernel-4 `<resource>` (the same as `datacite.xml`)."""
     # blank text dropped: the response is indented as a whole (a parser per
     # call: lxml parsers are not shared between threads)
     compact = etree.XMLParser(remove_blank_text=True)
     return etree.fromstring(datacite_xml_from(attributes), compact)
+
+
+def _oai_datacite(attributes: dict[str, Any]) -> etree._Element:
+    """The DataCite OAI Schema 1.1 wrapper around the `<resource>`.
+
+    `datacentreSymbol` is the DataCite repository that registered the record
+    (`DATACITE_CLIENT_ID`); empty when the registry has none, which the schema
+    allows (an xs:string)."""
+    root = etree.Element(
+        f"{{{OAI_DATACITE}}}oai_datacite",
+        {f"{{{XSI}}}schemaLocation": f"{OAI_DATACITE} {OAI_DATACITE_SCHEMA}"},
+        nsmap={None: OAI_DATACITE, "xsi": XSI},
+    )
+    etree.SubElement(root, f"{{{OAI_DATACITE}}}schemaVersion").text = DATACITE_VERSION
+    symbol = etree.SubElement(root, f"{{{OAI_DATACITE}}}datacentreSymbol")
+    symbol.text = getattr(settings, "DATACITE_CLIENT_ID", "")
+    etree.SubElement(root, f"{{{OAI_DATACITE}}}payload").append(_datacite(attributes))
+    return root
+
+
+def validate_oai_datacite(data: bytes) -> list[str]:
+    """Errors of an `oai_datacite` record against the shipped oai-1.1 XSD and
+    of its payload against the kernel-4.6 XSD (oai-1.1 leaves the payload
+    untyped); [] when valid."""
+    errors = xsd_errors(data, OAI_DATACITE_XSD)
+    payload = etree.fromstring(data).find(f"{{{OAI_DATACITE}}}payload")
+    if payload is None:
+        return errors  # the XSD names what is missing
+    resources = list(payload)
+    if len(resources) != 1:
+        return [*errors, f"payload holds {len(resources)} elements, not 1."]
+    return errors + validate_datacite(etree.tostring(resources[0]))
 
 
 @dataclass(frozen=True)
@@ -136,7 +185,10 @@ FORMATS = {
     f.prefix: f
     for f in (
         MetadataFormat("oai_dc", OAI_DC_SCHEMA, OAI_DC, _oai_dc),
-        MetadataFormat("oai_datacite", DATACITE_SCHEMA, DATACITE, _oai_datacite),
+        MetadataFormat(
+            "oai_datacite", OAI_DATACITE_SCHEMA, OAI_DATACITE, _oai_datacite
+        ),
+        MetadataFormat("datacite", DATACITE_SCHEMA, DATACITE, _datacite),
     )
 }
 

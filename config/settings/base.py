@@ -269,6 +269,10 @@ OAI_RECORD_SOURCES = [
 ]
 OAI_REPOSITORY_IDENTIFIER = os.environ.get("OAI_REPOSITORY_IDENTIFIER", "")
 OAI_ADMIN_EMAIL = os.environ.get("OAI_ADMIN_EMAIL", "")
+# The DataCite repository ID ("client ID", formerly "datacentre symbol", e.g.
+# "TIB.EXAMPLE") written as datacentreSymbol in OAI-PMH oai_datacite records;
+# empty (the default) when the registry registers no DOIs with DataCite itself.
+DATACITE_CLIENT_ID = os.environ.get("DATACITE_CLIENT_ID", "")
 # Registered records per sitemap file (publicrecord/crawl.py; at most 50,000).
 SITEMAP_PAGE_SIZE = min(int(os.environ.get("SITEMAP_PAGE_SIZE", "50000")), 50_000)
 

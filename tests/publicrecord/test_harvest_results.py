@@ -1,5 +1,6 @@
 """Published results on the harvesting side of the public record: their own
-OAI-PMH set (harvested with sickle, DataCite valid against the shipped XSD),
+OAI-PMH set (harvested with sickle, `datacite` and `oai_datacite` valid
+against the shipped XSDs),
 IsSupplementedBy in the registered version's DataCite, and the sitemap —
 never an unpublished or embargoed analysis, by any id."""
 
@@ -18,7 +19,7 @@ from publicrecord.citation import (
     datacite_xml,
     validate_datacite,
 )
-from publicrecord.oai import OAI
+from publicrecord.oai import OAI, validate_oai_datacite
 from publicrecord.publication import publish_analysis
 
 from .publishing import analysed, exploratory_run
@@ -80,7 +81,7 @@ def _relations(resource) -> list[tuple[str, str]]:
 def test_sickle_harvests_the_public_results_only(three, live_server):
     public, embargoed, unpublished, _day = three
     harvester = Sickle(f"{live_server.url}/oai")
-    records = list(harvester.ListRecords(metadataPrefix="oai_datacite", set="results"))
+    records = list(harvester.ListRecords(metadataPrefix="datacite", set="results"))
     assert [r.header.identifier for r in records] == [_id(public, n) for n in (1, 2, 3)]
     for number, record in enumerate(records, start=1):
         assert record.header.setSpecs == ["results"]
@@ -95,6 +96,11 @@ def test_sickle_harvests_the_public_results_only(three, live_server):
         records[1].xml.find(f".//{{{OAI}}}metadata")[0]
     )
     assert "Exploratory" in records[2].raw
+    wrapped = list(harvester.ListRecords(metadataPrefix="oai_datacite", set="results"))
+    assert [r.header.identifier for r in wrapped] == [_id(public, n) for n in (1, 2, 3)]
+    for record in wrapped:
+        (wrapper,) = record.xml.find(f".//{{{OAI}}}metadata")
+        assert validate_oai_datacite(etree.tostring(wrapper)) == [], record.header
     everything = list(harvester.ListIdentifiers(metadataPrefix="oai_dc"))
     assert sorted(h.identifier for h in everything if ":results/" in h.identifier) == [
         _id(public, n) for n in (1, 2, 3)

@@ -1,5 +1,6 @@
 """OAI-PMH 2.0 at /oai: harvested by a real harvester (sickle) across
-resumption tokens, datacite records valid against the shipped XSD, and the
+resumption tokens, `oai_datacite` (the DataCite OAI 1.1 wrapper) and
+`datacite` (the bare kernel) records valid against the shipped XSDs, and the
 protocol's errors as the protocol says."""
 
 import datetime as dt
@@ -8,9 +9,10 @@ import pytest
 from lxml import etree
 from sickle import Sickle, oaiexceptions
 
+from config.checks import check_datacite_client_id
 from publicrecord.citation import NAMESPACE as DATACITE
 from publicrecord.citation import validate_datacite
-from publicrecord.oai import OAI
+from publicrecord.oai import OAI, OAI_DATACITE, validate_oai_datacite
 from registry.amendments import approve_amendment
 from tests.factories import ChallengeFactory
 
@@ -55,10 +57,20 @@ def test_sickle_harvests_every_record_across_resumption_tokens(
     harvester = Sickle(f"{live_server.url}/oai")
     records = list(harvester.ListRecords(metadataPrefix="oai_datacite"))
     assert sorted(r.header.identifier for r in records) == sorted(five_versions)
+    wrapped = {}
     for record in records:
+        (wrapper,) = record.xml.find(f".//{{{OAI}}}metadata")
+        assert validate_oai_datacite(etree.tostring(wrapper)) == [], record.header
+        (resource,) = wrapper.find(f"{{{OAI_DATACITE}}}payload")
+        wrapped[record.header.identifier] = etree.tostring(resource)
+    assert all("Secret draft" not in r.raw for r in records)
+    bare = list(harvester.ListRecords(metadataPrefix="datacite"))
+    assert sorted(r.header.identifier for r in bare) == sorted(five_versions)
+    for record in bare:
         (resource,) = record.xml.find(f".//{{{OAI}}}metadata")
         assert validate_datacite(etree.tostring(resource)) == [], record.header
-    assert all("Secret draft" not in r.raw for r in records)
+        # the same record, bare or wrapped
+        assert etree.tostring(resource) == wrapped[record.header.identifier]
 
     dublin_core = list(harvester.ListRecords(metadataPrefix="oai_dc"))
     titles = {r.metadata["title"][0] for r in dublin_core}
@@ -236,9 +248,29 @@ def test_identify_formats_and_sets(client, five_versions):
     assert identify.findtext("o:granularity", namespaces=NS) == "YYYY-MM-DDThh:mm:ssZ"
     assert identify.findtext("o:deletedRecord", namespaces=NS) == "no"
     formats = oai(client, verb="ListMetadataFormats", identifier=five_versions[0])
-    assert [p.text for p in formats.iter(f"{{{OAI}}}metadataPrefix")] == [
-        "oai_dc",
-        "oai_datacite",
+    assert [
+        (
+            f.findtext("o:metadataPrefix", namespaces=NS),
+            f.findtext("o:schema", namespaces=NS),
+            f.findtext("o:metadataNamespace", namespaces=NS),
+        )
+        for f in formats.iter(f"{{{OAI}}}metadataFormat")
+    ] == [
+        (
+            "oai_dc",
+            "http://www.openarchives.org/OAI/2.0/oai_dc.xsd",
+            "http://www.openarchives.org/OAI/2.0/oai_dc/",
+        ),
+        (
+            "oai_datacite",
+            "http://schema.datacite.org/oai/oai-1.1/oai.xsd",
+            "http://schema.datacite.org/oai/oai-1.1/",
+        ),
+        (
+            "datacite",
+            "http://schema.datacite.org/meta/kernel-4.6/metadata.xsd",
+            "http://datacite.org/schema/kernel-4",
+        ),
     ]
     page = oai(client, verb="ListRecords", metadataPrefix="oai_dc")
     token = page.find(".//o:resumptionToken", NS)
@@ -251,3 +283,65 @@ def test_post_is_answered_like_get(client, five_versions):
     response = client.post("/oai", {"verb": "Identify"})
     assert response.status_code == 200
     assert etree.fromstring(response.content).find("o:Identify", NS) is not None
+
+
+@pytest.mark.django_db
+def test_oai_datacite_wraps_the_kernel_with_the_configured_repository(
+    client, five_versions, settings
+):
+    settings.DATACITE_CLIENT_ID = "TIB.EXAMPLE"
+    root = oai(
+        client,
+        verb="GetRecord",
+        metadataPrefix="oai_datacite",
+        identifier=five_versions[0],
+    )
+    (wrapper,) = root.find(".//o:metadata", NS)
+    assert wrapper.tag == f"{{{OAI_DATACITE}}}oai_datacite"
+    assert validate_oai_datacite(etree.tostring(wrapper)) == []
+    w = {"w": OAI_DATACITE}
+    assert wrapper.findtext("w:datacentreSymbol", namespaces=w) == "TIB.EXAMPLE"
+    assert wrapper.findtext("w:schemaVersion", namespaces=w) == "4.6"
+    (resource,) = wrapper.find("w:payload", w)
+    assert resource.tag == f"{{{DATACITE}}}resource"
+
+
+def test_validate_oai_datacite_names_a_bad_wrapper_and_a_bad_payload():
+    bare = f'<resource xmlns="{DATACITE}"/>'.encode()
+    assert validate_oai_datacite(bare) == [
+        f"line 1: Element '{{{DATACITE}}}resource': No matching global "
+        "declaration available for the validation root."
+    ]
+    empty_payload = (
+        f'<oai_datacite xmlns="{OAI_DATACITE}"><schemaVersion>4.6</schemaVersion>'
+        "<datacentreSymbol/><payload/></oai_datacite>"
+    ).encode()
+    assert validate_oai_datacite(empty_payload) == ["payload holds 0 elements, not 1."]
+    bad_payload = empty_payload.replace(
+        b"<payload/>", b"<payload>" + bare + b"</payload>"
+    )
+    (error,) = validate_oai_datacite(bad_payload)
+    assert error.startswith(
+        f"line 1: Element '{{{DATACITE}}}resource': Missing child element(s)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [
+        ("", False),
+        ("TIB.EXAMPLE", False),
+        ("CERN.ZENODO", False),
+        ("DELFT.DATA4TU", False),
+        ("ZENODO", True),
+        ("TIB EXAMPLE", True),
+        ("TIB.EXAMPLE\n", True),
+        ("<TIB.EXAMPLE>", True),
+    ],
+)
+def test_datacite_client_id_must_be_a_repository_id(settings, value, refused):
+    settings.DATACITE_CLIENT_ID = value
+    errors = check_datacite_client_id(None)
+    expected = [f"DATACITE_CLIENT_ID {value!r} is not a DataCite repository ID."]
+    assert [e.msg for e in errors] == (expected if refused else [])
+    assert [e.id for e in errors] == (["registry.E001"] if refused else [])

@@ -90,3 +90,30 @@ def test_embargoed_publication_only_for_organizers(analysis, organizer_api):
     assert APIClient().get(_url(registration)).json() == {"results": []}
     detail = reverse("api:publication", args=[registration.identifier, 1])
     assert APIClient().get(detail).status_code == 404
+
+
+# past PostgreSQL's `integer` (the schema's maximum), past `bigint`, far past
+OUT_OF_RANGE = [2**31, -(2**31) - 1, 2**63, 10**30]
+
+
+@pytest.mark.parametrize("value", OUT_OF_RANGE)
+def test_publish_refuses_an_integer_out_of_range_on_any_database(
+    analysis, organizer_api, value
+):
+    # the same 400 on SQLite and PostgreSQL: the lookup finds nothing (Django
+    # answers an out-of-range integer lookup as no rows), never a DataError 500
+    registration, run = analysis
+    url = _url(registration)
+    answer = organizer_api.post(url, {"analysis": value}, format="json")
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "analysis": f"{registration.identifier} has no analysis {value}."
+    }
+    answer = organizer_api.post(
+        url, {"analysis": run.pk, "supersedes": value}, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "supersedes": [f"{registration.identifier} has no publication {value}."]
+    }
+    assert not Publication.objects.exists()
