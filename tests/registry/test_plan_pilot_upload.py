@@ -32,7 +32,8 @@ def pilot_csv(task: str = "T1", metric: str = "DSC") -> str:
     """Eight cases of three algorithms A > B > C (expected), one task."""
     rng = np.random.default_rng(7)
     values = rng.normal([0.8, 0.75, 0.7], 0.05, size=(8, 3))
-    return frame_from(values, task=task, algorithms=["A", "B", "C"]).to_csv(index=False)
+    frame = frame_from(values, task=task, metric=metric, algorithms=["A", "B", "C"])
+    return frame.to_csv(index=False)
 
 
 @pytest.fixture
@@ -166,5 +167,37 @@ def test_a_pilot_of_another_metric_is_refused_on_the_pilot_field(
     assert response.status_code == 400
     assert 'data-error-for="pilot"' in response.text
     assert "does not fit the task&#x27;s scheme" in response.text
+    task.refresh_from_db()
+    assert task.test_set_plan is None
+
+
+def test_a_pilot_task_without_the_scheme_metric_is_refused_on_page_and_api(
+    client, draft, organizer
+):
+    # SCHEME is aggregate-then-rank with a missing rule: without this check
+    # every value would be filled and the plan computed from fill values.
+    task = draft.tasks.get()
+    table = pilot_csv(metric="HD") + pilot_csv(task="T2").split("\n", 1)[1]
+    client.force_login(organizer)
+    url = reverse("registry:task-plan", args=[draft.pk, task.pk])
+    page = client.post(
+        url, {**FORM, "pilot": upload(table), "pilot_task": "T1", "attach": ""}
+    )
+    assert page.status_code == 400
+    assert 'data-error-for="pilot"' in page.text
+    assert "the scheme ranks metric &#x27;DSC&#x27;" in page.text
+    assert "its metrics are &#x27;HD&#x27;" in page.text
+    api = client.post(
+        reverse("api:task-plan", args=[task.pk]),
+        {
+            "model": {"kind": "pilot", "table": table, "task": "T1"},
+            "n": [5],
+            "simulations": 10,
+            "seed": 1,
+        },
+        content_type="application/json",
+    )
+    assert api.status_code == 400
+    assert "its metrics are 'HD'" in api.json()["model.table"][0]
     task.refresh_from_db()
     assert task.test_set_plan is None
