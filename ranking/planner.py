@@ -54,6 +54,7 @@ __all__ = [
     "plan_blocks",
     "prepare_plan",
     "run_plan",
+    "run_prepared_plan",
     "simulate_block",
     "summarise_plan",
 ]
@@ -711,7 +712,15 @@ def run_plan(
     ``workers`` threads share the blocks (default: ``RANKING_WORKERS``); the
     output does not depend on their number.
     """
-    prepared = prepare_plan(spec, results=results, limits=limits)
+    return run_prepared_plan(
+        prepare_plan(spec, results=results, limits=limits), workers=workers
+    )
+
+
+def run_prepared_plan(
+    prepared: PreparedPlan, *, workers: int | None = None
+) -> dict[str, Any]:
+    """Simulate every block of a :func:`prepare_plan` result and summarise."""
     todo = plan_blocks(prepared)
     stats = parallel_map(lambda nb: simulate_block(prepared, *nb), todo, workers)
     return summarise_plan(prepared, dict(zip(todo, stats, strict=True)))

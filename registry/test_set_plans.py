@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import F
 
 if TYPE_CHECKING:
-    from ranking.planner import PlanLimits
+    from ranking.planner import PlanLimits, PreparedPlan
 
 # The engine (numpy, scipy) is imported where a plan is computed, not here:
 # the design and its diffs import this module's wording at start-up.
@@ -118,17 +118,8 @@ def _check_pilot(model: Mapping[str, Any]) -> None:
 
 def task_plan_spec(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The planner's specification: the task's scheme and the checked inputs
-    (a parametric model: a pilot table is planned during the request, by
-    :func:`compute_task_plan`)."""
-    checked = _checked_spec(task, inputs)
-    if checked["model"].get("kind") == "pilot":
-        raise ValidationError(
-            {
-                "model": "a plan from a pilot table is computed on the page (or "
-                "POST …/plan/), not in the background"
-            }
-        )
-    return checked
+    (a pilot model keeps its table's text, as a background run stores it)."""
+    return _checked_spec(task, inputs)
 
 
 def _checked_spec(task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -145,6 +136,59 @@ def planner_error(exc: ValueError) -> ValidationError:
     return ValidationError({field if message else "spec": message or field})
 
 
+def prepare_task_plan(spec: Mapping[str, Any]) -> PreparedPlan:
+    """The engine's validated plan of ``spec`` (a :func:`task_plan_spec`), for
+    a request and a background run alike; a pilot table given as text is
+    parsed by the engine's ``read_table``.
+
+    Raises
+    ------
+    ValidationError
+        On the field the engine names; a pilot table that cannot be read or
+        does not fit the scheme on ``model.table``.
+    """
+    from ranking import ResultsError, read_table
+    from ranking.planner import PlanSpecError, prepare_plan
+
+    model = spec["model"]
+    if model.get("kind") != "pilot":
+        try:
+            return prepare_plan(spec, limits=plan_limits())
+        except ValueError as exc:
+            raise planner_error(exc) from None
+    try:
+        results = read_table(model["table"].encode("utf-8"))
+    except ResultsError as exc:
+        raise ValidationError({"model.table": f"the pilot table: {exc}"}) from None
+    engine_model = {"kind": "pilot", "task": model.get("task") or None}
+    try:
+        return prepare_plan(
+            {**spec, "model": engine_model}, results=results, limits=plan_limits()
+        )
+    except PlanSpecError as exc:
+        raise planner_error(exc) from None
+    except ValueError as exc:  # the table and the task's scheme do not fit
+        raise ValidationError(
+            {"model.table": f"the pilot table does not fit the task's scheme: {exc}"}
+        ) from None
+
+
+def finished_plan(plan: dict[str, Any], spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's output of ``spec`` as the registry keeps it: a pilot plan
+    also carries its table and the table's SHA-256, so it can be checked and
+    computed again without any file the client named."""
+    model = spec["model"]
+    if model.get("kind") != "pilot":
+        return plan
+    table = model["table"]
+    plan["model"] = {
+        **plan["model"],
+        "results_sha256": sha256_hex(table.encode("utf-8")),
+        "table": table,
+    }
+    return plan
+
+
 def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The plan of ``task``'s scheme under ``inputs`` (model, n, simulations,
     seed, targets; defaults from `DEFAULT_INPUTS`).
@@ -154,47 +198,15 @@ def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any
     ValidationError
         The task has no scheme, or an input is refused (the message names it).
     """
-    from ranking.planner import run_plan
+    from ranking.planner import run_prepared_plan
 
     spec = _checked_spec(task, inputs)
-    if spec["model"].get("kind") != "pilot":
-        try:
-            return run_plan(spec, limits=plan_limits())
-        except ValueError as exc:
-            raise planner_error(exc) from None
-    return _pilot_plan(spec)
-
-
-def _pilot_plan(spec: dict[str, Any]) -> dict[str, Any]:
-    """The plan of a pilot table given as text: parsed by the engine's
-    ``read_table``; the plan keeps the table and its SHA-256, so it can be
-    checked and computed again without any file on the server."""
-    from ranking import ResultsError, read_table
-    from ranking.planner import PlanSpecError, run_plan
-
-    model = spec["model"]
-    table = model["table"]
+    prepared = prepare_task_plan(spec)
     try:
-        results = read_table(table.encode("utf-8"))
-    except ResultsError as exc:
-        raise ValidationError({"model.table": f"the pilot table: {exc}"}) from None
-    engine_model = {"kind": "pilot", "task": model.get("task") or None}
-    try:
-        plan = run_plan(
-            {**spec, "model": engine_model}, results=results, limits=plan_limits()
-        )
-    except PlanSpecError as exc:
+        plan = run_prepared_plan(prepared)
+    except ValueError as exc:  # e.g. a non-finite value met while ranking
         raise planner_error(exc) from None
-    except ValueError as exc:  # the table and the task's scheme do not fit
-        raise ValidationError(
-            {"model.table": f"the pilot table does not fit the task's scheme: {exc}"}
-        ) from None
-    plan["model"] = {
-        **plan["model"],
-        "results_sha256": sha256_hex(table.encode("utf-8")),
-        "table": table,
-    }
-    return plan
+    return finished_plan(plan, spec)
 
 
 @transaction.atomic

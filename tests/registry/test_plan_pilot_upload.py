@@ -3,19 +3,25 @@ parsed by the engine's read_table, kept in the plan with its SHA-256, never a
 path on the server; bad tables are refused with the reason and attach nothing."""
 
 import hashlib
+import json
+from datetime import timedelta
 
 import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
+from analysis.models import AnalysisStatus, PlanRun
+from analysis.plan_runs import execute_plan_run, start_plan_run
 from ranking import read_table
-from ranking.planner import run_plan
+from ranking.planner import plan_blocks, run_plan, simulate_block
 from registry.test_set_plans import (
     attach_plan,
     compute_task_plan,
     plan_inputs,
+    prepare_task_plan,
     task_plan_spec,
 )
 from tests.ranking.conftest import frame_from
@@ -129,23 +135,69 @@ def test_too_large_or_binary_pilot_is_refused(client, draft, organizer, settings
     assert task.test_set_plan is None
 
 
-def test_a_pilot_plan_is_not_queued_in_the_background(draft):
-    with pytest.raises(ValidationError) as caught:
-        task_plan_spec(
-            task=draft.tasks.get(),
-            inputs={"model": {"kind": "pilot", "table": pilot_csv()}},
-        )
-    assert "not in the background" in caught.value.message_dict["model"][0]
+def _pilot_inputs(simulations: int) -> dict:
+    return {
+        "model": {"kind": "pilot", "table": pilot_csv(), "task": "T1"},
+        "n": [5, 10],
+        "simulations": simulations,
+        "seed": 3,
+    }
 
 
-def test_background_button_refuses_a_pilot_instead_of_ignoring_it(
-    client, draft, organizer
+def test_a_pilot_plan_runs_in_the_background_as_in_the_request(draft, organizer):
+    # Three blocks per n: a killed worker resumes with the missing ones, and
+    # the plan equals the plan computed during a request, table and hash kept.
+    task = draft.tasks.get()
+    inputs = _pilot_inputs(250)
+    run = start_plan_run(task=task, inputs=inputs, attach=True, actor=organizer)
+    prepared = prepare_task_plan(task_plan_spec(task=task, inputs=inputs))
+    first = plan_blocks(prepared)[:2]
+    PlanRun.objects.filter(pk=run.pk).update(
+        status=AnalysisStatus.RUNNING,
+        attempt=1,
+        worker="elsewhere:1",
+        started=timezone.now() - timedelta(minutes=10),
+        heartbeat=timezone.now() - timedelta(minutes=10),
+        blocks={
+            f"{n}:{k}": simulate_block(prepared, n, k).to_json_dict() for n, k in first
+        },
+    )
+    execute_plan_run(run.pk)
+    run.refresh_from_db()
+    task.refresh_from_db()
+    assert run.status == AnalysisStatus.DONE
+    assert "resumed" in run.note
+    in_request = compute_task_plan(task=task, inputs=inputs)
+    assert json.dumps(run.output, sort_keys=True) == json.dumps(
+        in_request, sort_keys=True
+    )
+    digest = hashlib.sha256(pilot_csv().encode()).hexdigest()
+    assert task.test_set_plan["model"]["results_sha256"] == digest
+
+
+def test_background_button_plans_an_uploaded_pilot(
+    client, draft, organizer, django_capture_on_commit_callbacks
 ):
     task = draft.tasks.get()
     client.force_login(organizer)
     url = reverse("analysis:start-plan", args=[draft.pk, task.pk])
-    response = client.post(url, {**FORM, "pilot": upload(pilot_csv())}, follow=True)
-    assert "not in the background" in response.text
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {**FORM, "pilot": upload(pilot_csv())})
+    run = task.plan_runs.get()
+    assert response["Location"] == reverse("analysis:plan-run", args=[run.pk])
+    run.refresh_from_db()
+    assert run.status == AnalysisStatus.DONE
+    assert run.output["model"]["cases"] == 8
+    body = client.get(reverse("analysis:plan-run-body", args=[run.pk])).text
+    assert "pilot task “T1” (8 cases, resampled)" in body
+
+
+def test_a_background_pilot_run_is_refused_before_queueing(draft, organizer):
+    task = draft.tasks.get()
+    bad = {**_pilot_inputs(250), "model": {"kind": "pilot", "table": "task,case\n"}}
+    with pytest.raises(ValidationError) as caught:
+        start_plan_run(task=task, inputs=bad, attach=False, actor=organizer)
+    assert "invalid results table" in caught.value.message_dict["model.table"][0]
     assert not task.plan_runs.exists()
 
 
