@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 from .canonical import sha256_hex
 from .models import Task
 from .parameters import Role
+from .pilot_tables import STORED_MARK, pilot_table_text, with_stored_table
 from .services import require_edit
 
 TEST_CASES = Role.TEST_CASES.number
@@ -222,6 +223,7 @@ def attach_computed_plan(*, task: Task, plan: dict[str, Any], actor) -> Task:
     """Attach a plan the registry computed itself (a background plan run's
     output; never a plan sent by a client)."""
     require_edit(actor, task.challenge)
+    plan = with_stored_table(plan)  # the design keeps the table's hash, not it
     task.test_set_plan = plan
     task.version = F("version") + 1  # lost-update protection (registry/versions.py)
     task.save(update_fields=["test_set_plan", "version"])
@@ -252,7 +254,11 @@ def plan_inputs(plan: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs that computed ``plan`` (to compute it again, or prefill a form)."""
     model = dict(plan["model"])
     if model["kind"] == "pilot":  # the echo (cases, SHA-256) is computed again
-        model = {"kind": "pilot", "task": model["task"], "table": model["table"]}
+        model = {
+            "kind": "pilot",
+            "task": model["task"],
+            "table": pilot_table_text(model),
+        }
     return {
         "model": model,
         "n": [r["n"] for r in plan["n"]],
@@ -434,10 +440,24 @@ def plan_field_changes(
                 full_b[label] if same else short_b[label],
             )
         )
-    if not out and before != after:
+    if not out and _table_stored_since(before, after):
+        out.append(
+            ("pilot table", "kept in the plan", "stored as a file, same SHA-256")
+        )
+    elif not out and before != after:
         # Same inputs, other outputs: the task's ranking scheme changed.
         out.append(("simulated outputs", "as computed before", "recomputed"))
     return tuple(out)
+
+
+def _table_stored_since(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """``after`` is ``before`` with its inline pilot table stored as a file."""
+    model = before["model"]
+    if "table" not in model or STORED_MARK not in after["model"]:
+        return False
+    kept = {k: v for k, v in model.items() if k != "table"}
+    size = len(model["table"].encode("utf-8"))
+    return {**before, "model": {**kept, STORED_MARK: size}} == after
 
 
 # --- what pages and PDFs show ------------------------------------------------------

@@ -17,6 +17,8 @@ from analysis.models import AnalysisStatus, PlanRun
 from analysis.plan_runs import execute_plan_run, start_plan_run
 from ranking import read_table
 from ranking.planner import plan_blocks, run_plan, simulate_block
+from registry.models import PilotTable
+from registry.pilot_tables import with_stored_table
 from registry.test_set_plans import (
     attach_plan,
     compute_task_plan,
@@ -69,8 +71,13 @@ def test_uploaded_pilot_is_planned_and_attached_with_its_hash(client, draft, org
     task.refresh_from_db()
     model = task.test_set_plan["model"]
     assert model["results_sha256"] == hashlib.sha256(table.encode()).hexdigest()
-    assert model["table"] == table
+    # The design keeps the table's hash, size and cases; the table is a file.
+    assert "table" not in model
+    assert model["table_bytes"] == len(table.encode())
     assert "results" not in model  # no path on the server
+    stored = PilotTable.objects.get(sha256=model["results_sha256"])
+    with stored.file.open("rb") as handle:
+        assert handle.read().decode() == table
     page = client.get(url).text
     assert f"Pilot table SHA-256 {model['results_sha256']}." in page
     # The engine, given the same table directly, computes the same plan.
@@ -85,9 +92,8 @@ def test_uploaded_pilot_is_planned_and_attached_with_its_hash(client, draft, org
     direct = run_plan(spec, results=read_table(table.encode()))
     assert task.test_set_plan["n"] == direct["n"]
     # Its inputs compute it again, byte for byte.
-    assert compute_task_plan(task=task, inputs=plan_inputs(task.test_set_plan)) == (
-        task.test_set_plan
-    )
+    again = compute_task_plan(task=task, inputs=plan_inputs(task.test_set_plan))
+    assert with_stored_table(again) == task.test_set_plan
 
 
 @pytest.mark.parametrize(
