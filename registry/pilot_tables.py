@@ -21,9 +21,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from .canonical import file_sha256, sha256_hex
+from .canonical import sha256_hex
 from .models import PilotTable
-from .stored_files import remove_file, store_file
+from .stored_files import remove_file, store_file, stored_file_problem
 
 #: The model field that marks a plan whose table is a stored file.
 STORED_MARK = "table_bytes"
@@ -84,10 +84,4 @@ def table_problem(stored: PilotTable | None, digest: str) -> str | None:
     """Why the stored table of ``digest`` cannot be trusted, or None."""
     if stored is None:
         return f"no stored pilot table has SHA-256 {digest}"
-    try:
-        actual = file_sha256(stored.file)
-    except OSError:
-        return f"{stored.file.name} is missing"
-    if actual != digest:
-        return f"{stored.file.name} does not match its recorded SHA-256"
-    return None
+    return stored_file_problem(stored.file, digest)

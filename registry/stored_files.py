@@ -8,6 +8,8 @@ import os
 import uuid
 from pathlib import Path
 
+from .canonical import file_sha256
+
 logger = logging.getLogger(__name__)
 
 
@@ -32,6 +34,17 @@ def store_file(field_file, name: str, content: bytes) -> str:
         partial.unlink(missing_ok=True)
         raise
     return target
+
+
+def stored_file_problem(field_file, sha256: str) -> str | None:
+    """Why the stored file is not the one recorded with ``sha256``, or None."""
+    try:
+        actual = file_sha256(field_file)
+    except OSError:
+        return f"{field_file.name} is missing"
+    if actual != sha256:
+        return f"{field_file.name} does not match its recorded SHA-256"
+    return None
 
 
 def remove_file(field_file, name: str) -> None:

@@ -4,19 +4,17 @@ path on the server; bad tables are refused with the reason and attach nothing.""
 
 import hashlib
 import json
-from datetime import timedelta
 
 import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from django.utils import timezone
 
-from analysis.models import AnalysisStatus, PlanRun
+from analysis.models import AnalysisStatus
 from analysis.plan_runs import execute_plan_run, start_plan_run
 from ranking import read_table
-from ranking.planner import plan_blocks, run_plan, simulate_block
+from ranking.planner import run_plan
 from registry.models import PilotTable
 from registry.pilot_tables import with_stored_table
 from registry.test_set_plans import (
@@ -26,6 +24,7 @@ from registry.test_set_plans import (
     prepare_task_plan,
     task_plan_spec,
 )
+from tests.analysis.test_plan_runs import died_after_blocks
 from tests.ranking.conftest import frame_from
 from tests.registry.helpers import proposal_with_scheme
 from tests.registry.test_test_set_plans import PAGE_FORM, SCHEME
@@ -157,17 +156,7 @@ def test_a_pilot_plan_runs_in_the_background_as_in_the_request(draft, organizer)
     inputs = _pilot_inputs(250)
     run = start_plan_run(task=task, inputs=inputs, attach=True, actor=organizer)
     prepared = prepare_task_plan(task_plan_spec(task=task, inputs=inputs))
-    first = plan_blocks(prepared)[:2]
-    PlanRun.objects.filter(pk=run.pk).update(
-        status=AnalysisStatus.RUNNING,
-        attempt=1,
-        worker="elsewhere:1",
-        started=timezone.now() - timedelta(minutes=10),
-        heartbeat=timezone.now() - timedelta(minutes=10),
-        blocks={
-            f"{n}:{k}": simulate_block(prepared, n, k).to_json_dict() for n, k in first
-        },
-    )
+    died_after_blocks(run, prepared, 2)
     execute_plan_run(run.pk)
     run.refresh_from_db()
     task.refresh_from_db()
