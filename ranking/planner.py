@@ -705,21 +705,22 @@ def run_plan(
     *,
     results: ResultsTable | None = None,
     limits: PlanLimits | None = None,
-    workers: int | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Validate ``spec``, simulate every block and summarise (one process).
 
-    ``workers`` threads share the blocks (default: ``RANKING_WORKERS``); the
-    output does not depend on their number.
+    ``workers`` threads share the blocks; the output does not depend on their
+    number. One by default, whatever ``RANKING_WORKERS``: a block's numpy
+    calls last microseconds, so two threads mostly trade the GIL — on two
+    cores they took 75 % more CPU for no shorter wall time
+    (docs/benchmark.md, (d)).
     """
     return run_prepared_plan(
         prepare_plan(spec, results=results, limits=limits), workers=workers
     )
 
 
-def run_prepared_plan(
-    prepared: PreparedPlan, *, workers: int | None = None
-) -> dict[str, Any]:
+def run_prepared_plan(prepared: PreparedPlan, *, workers: int = 1) -> dict[str, Any]:
     """Simulate every block of a :func:`prepare_plan` result and summarise."""
     todo = plan_blocks(prepared)
     stats = parallel_map(lambda nb: simulate_block(prepared, *nb), todo, workers)
