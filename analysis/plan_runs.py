@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from ranking.planner import (
     BlockStats,
     plan_blocks,
-    prepare_plan,
     simulate_block,
     summarise_plan,
 )
@@ -24,8 +23,8 @@ from registry.models import Task
 from registry.permissions import can_edit_challenge, can_view_challenge
 from registry.test_set_plans import (
     attach_computed_plan,
-    plan_limits,
-    planner_error,
+    finished_plan,
+    prepare_task_plan,
     task_plan_spec,
 )
 
@@ -47,10 +46,9 @@ def start_plan_run(
     if not allowed(actor, task.challenge):
         raise PermissionDenied("You cannot plan the test set of this task.")
     spec = task_plan_spec(task=task, inputs=inputs)
-    try:
-        prepare_plan(spec, limits=plan_limits())  # refuse now, not in the worker
-    except ValueError as exc:
-        raise planner_error(exc) from None
+    prepare_task_plan(spec)  # refuse now, not in the worker
+    # A pilot's table text is kept on the run (≤ PLAN_PILOT_MAX_BYTES) so a
+    # resumed worker parses the same table.
     stored = {k: v for k, v in spec.items() if k != "scheme"}
     with transaction.atomic():
         run = PlanRun.objects.create(
@@ -82,9 +80,10 @@ def _plan_claimed(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
     run = PlanRun.objects.select_related("task__challenge").get(pk=claim.run_id)
     spec = {"scheme": run.task.scheme, **run.inputs}
     try:
-        prepared = prepare_plan(spec, limits=plan_limits())
-    except ValueError as exc:  # the task's scheme changed since the request
-        run_state.fail(run.pk, str(exc), attempt=claim.attempt, model=PlanRun)
+        prepared = prepare_task_plan(spec)
+    except ValidationError as exc:  # the task's scheme changed since the request
+        reason = "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
+        run_state.fail(run.pk, reason, attempt=claim.attempt, model=PlanRun)
         return
     todo = plan_blocks(prepared)
     blocks = dict(run.blocks)
@@ -99,9 +98,12 @@ def _plan_claimed(claim: run_state.Claim, beat: run_state.Heartbeat) -> None:
                 progress=min(99, 100 * done // len(todo)),
             ):
                 raise run_state.RunLost
-    plan = summarise_plan(
-        prepared,
-        {nb: BlockStats.from_json_dict(blocks[_key(*nb)]) for nb in todo},
+    plan = finished_plan(
+        summarise_plan(
+            prepared,
+            {nb: BlockStats.from_json_dict(blocks[_key(*nb)]) for nb in todo},
+        ),
+        spec,
     )
     if run.attach:
         attach_computed_plan(task=run.task, plan=plan, actor=run.requested_by)

@@ -17,11 +17,9 @@ import logging
 import os
 import socket
 import threading
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -447,34 +445,3 @@ def recorder_of_sending(model: type[JobRun], run_id: int) -> Callable[[bool], No
             )
 
     return sent
-
-
-def store_file(field_file, name: str, content: bytes) -> str:
-    """Write ``content`` under a temporary name in the storage directory, then
-    move it into place: a reader never sees a partial file, and a failed write
-    (disk full) leaves nothing behind. Returns the stored name."""
-    storage = field_file.storage
-    target = storage.get_available_name(
-        field_file.field.generate_filename(field_file.instance, name)
-    )
-    final = Path(storage.path(target))
-    final.parent.mkdir(parents=True, exist_ok=True)
-    partial = final.with_name(f".{final.name}.{uuid.uuid4().hex}.part")
-    try:
-        with partial.open("wb") as out:
-            out.write(content)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(partial, final)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-    return target
-
-
-def remove_file(field_file, name: str) -> None:
-    if name:
-        try:
-            field_file.storage.delete(name)
-        except OSError:
-            logger.warning("could not remove %s", name)

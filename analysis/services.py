@@ -22,6 +22,7 @@ from registry.canonical import sha256_hex
 from registry.models import Registration
 from registry.permissions import is_chair, is_organizer
 from registry.schemes import check_run_limits, parse_bounded_scheme
+from registry.stored_files import remove_file, store_file
 
 from . import ingest, run_state
 from .admission import admit_run
@@ -229,7 +230,7 @@ def retry_analysis(*, run: AnalysisRun, actor=None) -> AnalysisRun:
         merge_started=None,
         worker="",
     )
-    transaction.on_commit(lambda: run_state.remove_file(run.report, old_report))
+    transaction.on_commit(lambda: remove_file(run.report, old_report))
     send_analysis(run.pk)
     run.refresh_from_db()
     return run
@@ -572,7 +573,7 @@ def _finish(
             f"The analysis finished but its report failed: {reason}"
         ) from exc
     beat.check()
-    name = run_state.store_file(run.report, f"analysis-{run.pk}.pdf", pdf)
+    name = store_file(run.report, f"analysis-{run.pk}.pdf", pdf)
     try:
         done = claim.runs().update(
             report=name,
@@ -583,10 +584,10 @@ def _finish(
             heartbeat=timezone.now(),
         )
     except BaseException:
-        run_state.remove_file(run.report, name)
+        remove_file(run.report, name)
         raise
     if not done:
-        run_state.remove_file(run.report, name)
+        remove_file(run.report, name)
     return bool(done)
 
 

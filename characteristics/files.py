@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from analysis import run_state
 from registry.canonical import sha256_hex
+from registry.stored_files import remove_file, store_file
 
 from .models import CaseModelFile, CaseModelFileKind, CaseModelRun
 
@@ -96,14 +97,14 @@ def draw(run: CaseModelRun, kind: str) -> bytes:
 def _write(run: CaseModelRun, kind: str, content: bytes) -> DrawnFile:
     field = CaseModelFile(run=run, kind=kind).file
     suffix = SUFFIXES[CONTENT_TYPES[kind]]
-    name = run_state.store_file(field, f"case-model-{run.pk}-{kind}.{suffix}", content)
+    name = store_file(field, f"case-model-{run.pk}-{kind}.{suffix}", content)
     return DrawnFile(kind, name, sha256_hex(content))
 
 
 def _remove(drawn: list[DrawnFile]) -> None:
     field = CaseModelFile().file
     for item in drawn:
-        run_state.remove_file(field, item.name)
+        remove_file(field, item.name)
 
 
 def draw_files(run: CaseModelRun) -> list[DrawnFile]:

@@ -6,22 +6,16 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from registry.canonical import file_sha256
 from registry.models import Registration
 from registry.registration import ChainProblem
+from registry.stored_files import stored_file_problem
 
 from .models import CaseModelFile
 
 
 def file_problem(stored: CaseModelFile) -> str | None:
     """Why the stored file is not the one recorded, or None."""
-    try:
-        sha256 = file_sha256(stored.file)
-    except OSError:
-        return f"{stored.file.name} is missing"
-    if sha256 != stored.sha256:
-        return f"{stored.file.name} does not match its recorded SHA-256"
-    return None
+    return stored_file_problem(stored.file, stored.sha256)
 
 
 def verify_case_model_files(

@@ -516,7 +516,7 @@ def scenario_d() -> list[str]:
         f"(d) test-set planner: {len(PLAN_N)} values of n ({PLAN_N[0]}-{PLAN_N[-1]}), "
         "10 algorithms, 1000 simulations per n, test_then_rank + "
         f"id_wilcoxon_one_sided intervals ({plan['n'][0]['interval_simulations']} "
-        "simulations per n)",
+        "simulations per n), blocks on one thread",
         f"    engine: {seconds:.2f} s wall ({cpu:.2f} s CPU); "
         f"{_verdict(cpu, TARGETS['d'])}; recommended n = {plan['recommended_n']}",
     ]

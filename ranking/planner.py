@@ -54,6 +54,7 @@ __all__ = [
     "plan_blocks",
     "prepare_plan",
     "run_plan",
+    "run_prepared_plan",
     "simulate_block",
     "summarise_plan",
 ]
@@ -275,17 +276,55 @@ def _pilot_task(
         if not isinstance(path, str) or not path:
             raise PlanSpecError("model.results", "expected the path of a results CSV")
         results = read_table(path)
-    tasks = build_tasks(validate_table(results), scheme)
+    table = validate_table(results)
+    tasks = build_tasks(table, scheme)
     names = [t.name for t in tasks]
     wanted = model.get("task")
     if wanted is None and len(tasks) == 1:
-        return tasks[0]
+        wanted = tasks[0].name
     for task in tasks:
         if task.name == wanted:
+            _require_pilot_values(table, task, scheme)
             return task
     raise PlanSpecError(
         "model.task", f"expected one of the results' tasks: {', '.join(names)}"
     )
+
+
+def _require_pilot_values(table: ResultsTable, task: TaskData, scheme: Scheme) -> None:
+    """Refuse a pilot task without a value of a metric (or target) the scheme
+    ranks: the missing rule would fill every value, and the "plan" would
+    resample fill values (identical ranks, every winner "correct").
+
+    Raises
+    ------
+    ValueError
+        Naming the scheme's metric and the metrics the pilot task has.
+    """
+    for metric in scheme.metrics:
+        for target, raw in task.raw[metric].items():
+            if not np.isnan(raw).all():
+                continue
+            found = _task_metrics(table, task.name)
+            where = f"the pilot task {task.name!r}" + (
+                f", target {target!r}," if target else ""
+            )
+            if metric not in found:
+                listed = ", ".join(repr(m) for m in found)
+                reason = f"{where} has no row of it; its metrics are {listed}"
+            else:
+                reason = f"every value of it in {where} is missing"
+            raise ValueError(
+                f"scheme field 'metric': the scheme ranks metric {metric!r}, but "
+                f"{reason}; a plan from fill values would mean nothing"
+            )
+
+
+def _task_metrics(table: ResultsTable, task_name: str) -> list[str]:
+    """The metrics with a row in task ``task_name`` of ``table``, sorted."""
+    task_code = table.categories["task"].index(task_name)
+    codes = np.unique(table.codes["metric"][table.codes["task"] == task_code])
+    return sorted(table.categories["metric"][int(k)] for k in codes)
 
 
 def _targets(raw: Any) -> dict[str, float]:
@@ -666,14 +705,23 @@ def run_plan(
     *,
     results: ResultsTable | None = None,
     limits: PlanLimits | None = None,
-    workers: int | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Validate ``spec``, simulate every block and summarise (one process).
 
-    ``workers`` threads share the blocks (default: ``RANKING_WORKERS``); the
-    output does not depend on their number.
+    ``workers`` threads share the blocks; the output does not depend on their
+    number. One by default, whatever ``RANKING_WORKERS``: a block's numpy
+    calls last microseconds, so two threads mostly trade the GIL — on two
+    cores they took 75 % more CPU for no shorter wall time
+    (docs/benchmark.md, (d)).
     """
-    prepared = prepare_plan(spec, results=results, limits=limits)
+    return run_prepared_plan(
+        prepare_plan(spec, results=results, limits=limits), workers=workers
+    )
+
+
+def run_prepared_plan(prepared: PreparedPlan, *, workers: int = 1) -> dict[str, Any]:
+    """Simulate every block of a :func:`prepare_plan` result and summarise."""
     todo = plan_blocks(prepared)
     stats = parallel_map(lambda nb: simulate_block(prepared, *nb), todo, workers)
     return summarise_plan(prepared, dict(zip(todo, stats, strict=True)))

@@ -480,3 +480,24 @@ class ChainHeadsList(WriteOnceModel):
 
     def __str__(self) -> str:
         return f"chain heads list {self.number}"
+
+
+class PilotTable(WriteOnceModel):
+    """The pilot results table of a test-set plan, stored once by its SHA-256
+    (``registry.pilot_tables``): an attached plan keeps only the hash, the size
+    and the case count, so review snapshots and registered versions stay small.
+    Never changed or deleted: a registered version may name it, and
+    ``verify_registrations`` checks the file against ``sha256``."""
+
+    sha256 = models.CharField(max_length=64, unique=True)
+    size = models.PositiveIntegerField(help_text="Bytes of the UTF-8 CSV text.")
+    file = models.FileField(upload_to="pilot-tables/")
+    created = models.DateTimeField(auto_now_add=True)
+
+    refusal = ImmutableRecordError
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"pilot table {self.sha256[:12]}…"

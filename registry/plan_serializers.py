@@ -16,8 +16,9 @@ class PlanRequestSerializer(serializers.Serializer):
         help_text='{"kind": "parametric", "means": {algorithm: mean}, "sd": s, '
         '"correlation": ρ, "missing_rate": 0} (or "algorithms", "best", "gap" '
         'instead of means), or {"kind": "pilot", "table": "<results CSV text>", '
-        '"task": name} (at most PLAN_PILOT_MAX_BYTES; the plan keeps the table '
-        "and its SHA-256)"
+        '"task": name} (at most PLAN_PILOT_MAX_BYTES; a computed plan carries the '
+        "table and its SHA-256, an attached plan the SHA-256, table_bytes and "
+        "cases, the table being stored once as a file)"
     )
     n = serializers.ListField(child=serializers.IntegerField())
     simulations = serializers.IntegerField()

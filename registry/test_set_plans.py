@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import F
 
 if TYPE_CHECKING:
-    from ranking.planner import PlanLimits
+    from ranking.planner import PlanLimits, PreparedPlan
 
 # The engine (numpy, scipy) is imported where a plan is computed, not here:
 # the design and its diffs import this module's wording at start-up.
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 from .canonical import sha256_hex
 from .models import Task
 from .parameters import Role
+from .pilot_tables import STORED_MARK, pilot_table_text, with_stored_table
 from .services import require_edit
 
 TEST_CASES = Role.TEST_CASES.number
@@ -118,17 +119,8 @@ def _check_pilot(model: Mapping[str, Any]) -> None:
 
 def task_plan_spec(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The planner's specification: the task's scheme and the checked inputs
-    (a parametric model: a pilot table is planned during the request, by
-    :func:`compute_task_plan`)."""
-    checked = _checked_spec(task, inputs)
-    if checked["model"].get("kind") == "pilot":
-        raise ValidationError(
-            {
-                "model": "a plan from a pilot table is computed on the page (or "
-                "POST …/plan/), not in the background"
-            }
-        )
-    return checked
+    (a pilot model keeps its table's text, as a background run stores it)."""
+    return _checked_spec(task, inputs)
 
 
 def _checked_spec(task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -145,6 +137,59 @@ def planner_error(exc: ValueError) -> ValidationError:
     return ValidationError({field if message else "spec": message or field})
 
 
+def prepare_task_plan(spec: Mapping[str, Any]) -> PreparedPlan:
+    """The engine's validated plan of ``spec`` (a :func:`task_plan_spec`), for
+    a request and a background run alike; a pilot table given as text is
+    parsed by the engine's ``read_table``.
+
+    Raises
+    ------
+    ValidationError
+        On the field the engine names; a pilot table that cannot be read or
+        does not fit the scheme on ``model.table``.
+    """
+    from ranking import ResultsError, read_table
+    from ranking.planner import PlanSpecError, prepare_plan
+
+    model = spec["model"]
+    if model.get("kind") != "pilot":
+        try:
+            return prepare_plan(spec, limits=plan_limits())
+        except ValueError as exc:
+            raise planner_error(exc) from None
+    try:
+        results = read_table(model["table"].encode("utf-8"))
+    except ResultsError as exc:
+        raise ValidationError({"model.table": f"the pilot table: {exc}"}) from None
+    engine_model = {"kind": "pilot", "task": model.get("task") or None}
+    try:
+        return prepare_plan(
+            {**spec, "model": engine_model}, results=results, limits=plan_limits()
+        )
+    except PlanSpecError as exc:
+        raise planner_error(exc) from None
+    except ValueError as exc:  # the table and the task's scheme do not fit
+        raise ValidationError(
+            {"model.table": f"the pilot table does not fit the task's scheme: {exc}"}
+        ) from None
+
+
+def finished_plan(plan: dict[str, Any], spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's output of ``spec`` as the registry keeps it: a pilot plan
+    also carries its table and the table's SHA-256, so it can be checked and
+    computed again without any file the client named."""
+    model = spec["model"]
+    if model.get("kind") != "pilot":
+        return plan
+    table = model["table"]
+    plan["model"] = {
+        **plan["model"],
+        "results_sha256": sha256_hex(table.encode("utf-8")),
+        "table": table,
+    }
+    return plan
+
+
 def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The plan of ``task``'s scheme under ``inputs`` (model, n, simulations,
     seed, targets; defaults from `DEFAULT_INPUTS`).
@@ -154,47 +199,15 @@ def compute_task_plan(*, task: Task, inputs: Mapping[str, Any]) -> dict[str, Any
     ValidationError
         The task has no scheme, or an input is refused (the message names it).
     """
-    from ranking.planner import run_plan
+    from ranking.planner import run_prepared_plan
 
     spec = _checked_spec(task, inputs)
-    if spec["model"].get("kind") != "pilot":
-        try:
-            return run_plan(spec, limits=plan_limits())
-        except ValueError as exc:
-            raise planner_error(exc) from None
-    return _pilot_plan(spec)
-
-
-def _pilot_plan(spec: dict[str, Any]) -> dict[str, Any]:
-    """The plan of a pilot table given as text: parsed by the engine's
-    ``read_table``; the plan keeps the table and its SHA-256, so it can be
-    checked and computed again without any file on the server."""
-    from ranking import ResultsError, read_table
-    from ranking.planner import PlanSpecError, run_plan
-
-    model = spec["model"]
-    table = model["table"]
+    prepared = prepare_task_plan(spec)
     try:
-        results = read_table(table.encode("utf-8"))
-    except ResultsError as exc:
-        raise ValidationError({"model.table": f"the pilot table: {exc}"}) from None
-    engine_model = {"kind": "pilot", "task": model.get("task") or None}
-    try:
-        plan = run_plan(
-            {**spec, "model": engine_model}, results=results, limits=plan_limits()
-        )
-    except PlanSpecError as exc:
+        plan = run_prepared_plan(prepared)
+    except ValueError as exc:  # e.g. a non-finite value met while ranking
         raise planner_error(exc) from None
-    except ValueError as exc:  # the table and the task's scheme do not fit
-        raise ValidationError(
-            {"model.table": f"the pilot table does not fit the task's scheme: {exc}"}
-        ) from None
-    plan["model"] = {
-        **plan["model"],
-        "results_sha256": sha256_hex(table.encode("utf-8")),
-        "table": table,
-    }
-    return plan
+    return finished_plan(plan, spec)
 
 
 @transaction.atomic
@@ -210,6 +223,7 @@ def attach_computed_plan(*, task: Task, plan: dict[str, Any], actor) -> Task:
     """Attach a plan the registry computed itself (a background plan run's
     output; never a plan sent by a client)."""
     require_edit(actor, task.challenge)
+    plan = with_stored_table(plan)  # the design keeps the table's hash, not it
     task.test_set_plan = plan
     task.version = F("version") + 1  # lost-update protection (registry/versions.py)
     task.save(update_fields=["test_set_plan", "version"])
@@ -240,7 +254,11 @@ def plan_inputs(plan: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs that computed ``plan`` (to compute it again, or prefill a form)."""
     model = dict(plan["model"])
     if model["kind"] == "pilot":  # the echo (cases, SHA-256) is computed again
-        model = {"kind": "pilot", "task": model["task"], "table": model["table"]}
+        model = {
+            "kind": "pilot",
+            "task": model["task"],
+            "table": pilot_table_text(model),
+        }
     return {
         "model": model,
         "n": [r["n"] for r in plan["n"]],
@@ -422,10 +440,24 @@ def plan_field_changes(
                 full_b[label] if same else short_b[label],
             )
         )
-    if not out and before != after:
+    if not out and _table_stored_since(before, after):
+        out.append(
+            ("pilot table", "kept in the plan", "stored as a file, same SHA-256")
+        )
+    elif not out and before != after:
         # Same inputs, other outputs: the task's ranking scheme changed.
         out.append(("simulated outputs", "as computed before", "recomputed"))
     return tuple(out)
+
+
+def _table_stored_since(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """``after`` is ``before`` with its inline pilot table stored as a file."""
+    model = before["model"]
+    if "table" not in model or STORED_MARK not in after["model"]:
+        return False
+    kept = {k: v for k, v in model.items() if k != "table"}
+    size = len(model["table"].encode("utf-8"))
+    return {**before, "model": {**kept, STORED_MARK: size}} == after
 
 
 # --- what pages and PDFs show ------------------------------------------------------

@@ -10,7 +10,13 @@ from django.utils import timezone
 
 from analysis.models import AnalysisStatus, PlanRun
 from analysis.plan_runs import execute_plan_run, start_plan_run
-from ranking.planner import plan_blocks, prepare_plan, run_plan, simulate_block
+from ranking.planner import (
+    PreparedPlan,
+    plan_blocks,
+    prepare_plan,
+    run_plan,
+    simulate_block,
+)
 from registry.test_set_plans import plan_limits
 from tests.factories import UserFactory
 from tests.registry.helpers import proposal_with_scheme
@@ -47,11 +53,10 @@ def test_background_plan_equals_the_plan_in_one_go_and_attaches(task, organizer)
     assert task.test_set_plan == run.output
 
 
-def test_killed_worker_resumes_the_plan_without_changing_it(task, organizer):
-    run = start_plan_run(task=task, inputs=BIG, attach=False, actor=organizer)
-    # A worker claimed it, stored the first blocks, and died (no heartbeat since).
-    prepared = prepare_plan({"scheme": task.scheme, **BIG}, limits=plan_limits())
-    first = plan_blocks(prepared)[:4]
+def died_after_blocks(run: PlanRun, prepared: PreparedPlan, count: int) -> None:
+    """A worker claimed ``run``, stored its first ``count`` blocks and died
+    (no heartbeat since)."""
+    first = plan_blocks(prepared)[:count]
     PlanRun.objects.filter(pk=run.pk).update(
         status=AnalysisStatus.RUNNING,
         attempt=1,
@@ -63,6 +68,12 @@ def test_killed_worker_resumes_the_plan_without_changing_it(task, organizer):
             f"{n}:{k}": simulate_block(prepared, n, k).to_json_dict() for n, k in first
         },
     )
+
+
+def test_killed_worker_resumes_the_plan_without_changing_it(task, organizer):
+    run = start_plan_run(task=task, inputs=BIG, attach=False, actor=organizer)
+    prepared = prepare_plan({"scheme": task.scheme, **BIG}, limits=plan_limits())
+    died_after_blocks(run, prepared, 4)
     execute_plan_run(run.pk)
     run.refresh_from_db()
     assert run.status == AnalysisStatus.DONE

@@ -345,3 +345,45 @@ def test_python_m_ranking_plan_pilot_from_a_csv(tmp_path):
         "results": str(csv),
     }
     assert plan["true_ranks"] == {"A1": 1.0, "A2": 2.0}
+
+
+def _pilot_of_two_metrics(dsc_values: np.ndarray) -> str:
+    """Task T1 scored only in HD, task T2 in DSC; T1 also has ``dsc_values``
+    (all NaN: every DSC result missing) unless it is None."""
+    import pandas as pd
+
+    values = np.random.default_rng(7).normal([0.8, 0.75, 0.7], 0.05, size=(8, 3))
+    frames = [
+        frame_from(values, task="T1", metric="HD", algorithms=["A", "B", "C"]),
+        frame_from(values, task="T2", metric="DSC", algorithms=["A", "B", "C"]),
+    ]
+    if dsc_values is not None:
+        frames.append(
+            frame_from(dsc_values, task="T1", metric="DSC", algorithms=["A", "B", "C"])
+        )
+    return pd.concat(frames).to_csv(index=False)
+
+
+@pytest.mark.parametrize(
+    ("dsc_values", "words"),
+    [
+        (None, "the pilot task 'T1' has no row of it; its metrics are 'HD'"),
+        (np.full((8, 3), np.nan), "every value of it in the pilot task 'T1' is"),
+    ],
+)
+def test_pilot_task_without_values_of_the_scheme_metric_is_refused(
+    tmp_path, dsc_values, words
+):
+    # Under aggregate-then-rank the missing rule would fill every value, and
+    # the plan would say "the winner is always right" from fill values.
+    csv = tmp_path / "pilot.csv"
+    csv.write_text(_pilot_of_two_metrics(dsc_values))
+    scheme = {**MEAN_SCHEME, "missing": {"policy": "value", "value": 0}}
+    model = {"kind": "pilot", "results": str(csv), "task": "T1"}
+    spec = {"scheme": scheme, "model": model, "n": [5], "simulations": 10, "seed": 1}
+    with pytest.raises(ValueError, match="scheme ranks metric 'DSC'") as caught:
+        run_plan(spec)
+    assert words in str(caught.value)
+    # The task that has the metric is planned from the same table.
+    plan = run_plan({**spec, "model": {**model, "task": "T2"}})
+    assert plan["model"]["cases"] == 8
