@@ -29,12 +29,16 @@ from config.health import cache_failed
 
 from .canonical import canonical_sha256
 
+# key, title, y-axis limits, the range the quantity can take (its ±2 SE band
+# is clipped to it: a probability's band never leaves [0, 1], τ's [-1, 1])
 PANELS = (
-    ("p_winner", "P(true best ranks first)", (-0.02, 1.02)),
-    ("kendall_tau", "Kendall's τ to the true ranking", (None, 1.02)),
-    ("p_adjacent_swap", "P(an adjacent pair swaps)", (-0.02, 1.02)),
-    ("rank_interval_width", "Median rank-interval width", (1, None)),
+    ("p_winner", "P(true best ranks first)", (-0.02, 1.02), (0.0, 1.0)),
+    ("kendall_tau", "Kendall's τ to the true ranking", (None, 1.02), (-1.0, 1.0)),
+    ("p_adjacent_swap", "P(an adjacent pair swaps)", (-0.02, 1.02), (0.0, 1.0)),
+    ("rank_interval_width", "Median rank-interval width", (1, None), (0.0, None)),
 )
+# Part of the stored figures' names: a change of the drawing draws them again.
+DRAWING_VERSION = 2
 
 
 def plan_figure_png(plan: Mapping[str, Any], chosen: int | None) -> bytes:
@@ -49,13 +53,12 @@ def plan_figure_png(plan: Mapping[str, Any], chosen: int | None) -> bytes:
         unused.set_visible(False)
     axes = grid[: len(panels)]
     n = [r["n"] for r in records]
-    for ax, (key, title, (low, high)) in zip(axes, panels, strict=True):
+    for ax, (key, title, (low, high), bounds) in zip(axes, panels, strict=True):
         y = [r[key] for r in records]
         se = [r.get(f"{key}_se") or 0.0 for r in records]
         ax.fill_between(
             n,
-            [v - 2 * s for v, s in zip(y, se, strict=True)],
-            [v + 2 * s for v, s in zip(y, se, strict=True)],
+            *band(y, se, bounds),
             color="#56B4E9",
             alpha=0.3,
             linewidth=0,
@@ -82,6 +85,23 @@ def plan_figure_png(plan: Mapping[str, Any], chosen: int | None) -> bytes:
     return buffer.getvalue()
 
 
+def band(
+    values: list[float], errors: list[float], bounds: tuple[float, float | None]
+) -> tuple[list[float], list[float]]:
+    """The ±2 Monte-Carlo standard errors around ``values``, clipped to the
+    range the quantity can take (``bounds``; None: unbounded above)."""
+    low, high = bounds
+
+    def clipped(value: float) -> float:
+        value = max(value, low)
+        return value if high is None else min(value, high)
+
+    pairs = list(zip(values, errors, strict=True))
+    return [clipped(v - 2 * e) for v, e in pairs], [
+        clipped(v + 2 * e) for v, e in pairs
+    ]
+
+
 def plan_figure_data_uri(plan: Mapping[str, Any], chosen: int | None) -> str:
     """The figure as a ``data:`` URI for an ``<img>`` (the CSP allows them)."""
     png = plan_figure_png(plan, chosen)
@@ -89,7 +109,9 @@ def plan_figure_data_uri(plan: Mapping[str, Any], chosen: int | None) -> str:
 
 
 def _key(plan: Mapping[str, Any], chosen: int | None) -> str:
-    return canonical_sha256({"plan": plan, "chosen": chosen})
+    return canonical_sha256(
+        {"plan": plan, "chosen": chosen, "drawing": DRAWING_VERSION}
+    )
 
 
 def stored_plan_figure_png(plan: Mapping[str, Any], chosen: int | None) -> bytes:

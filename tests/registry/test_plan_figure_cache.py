@@ -134,3 +134,16 @@ def test_the_overview_of_planned_tasks_costs_the_same_queries_at_1_and_3_tasks(
     # Brain has its chosen n (parameter 38 answered), the new tasks none: two
     # figures, each drawn once when attached, none by the pages.
     assert len(drawings) == 2
+
+
+def test_the_error_band_stays_within_the_range_of_its_quantity():
+    """τ near 1 with a wide standard error: the band stops at 1, not above."""
+    from registry.plan_figure import PANELS, band
+
+    bounds = {key: limits for key, _title, _ylim, limits in PANELS}
+    lower, upper = band([0.99, 0.5], [0.02, 0.1], bounds["kendall_tau"])
+    assert upper == pytest.approx([1.0, 0.7])
+    assert lower == pytest.approx([0.95, 0.3])
+    lower, upper = band([0.01], [0.05], bounds["p_winner"])
+    assert (lower, upper) == ([0.0], pytest.approx([0.11]))
+    assert band([2.0], [5.0], bounds["rank_interval_width"]) == ([0.0], [12.0])
