@@ -65,6 +65,8 @@ def task_plan(request, pk: int, task_pk: int):
             computed = plan_view(task.name, plan, chosen_test_cases(chosen_value))
         except ValidationError as exc:
             form.add_plan_errors(exc)
+            if "pilot" in form.errors:  # a refused table is not kept for "attach"
+                pilot_table = ""
     if form.errors:
         messages.error(request, "Nothing was computed: correct the marked fields.")
     context = {

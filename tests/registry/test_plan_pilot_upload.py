@@ -234,6 +234,8 @@ def test_a_pilot_task_without_the_scheme_metric_is_refused_on_page_and_api(
     assert 'data-error-for="pilot"' in page.text
     assert "the scheme ranks metric &#x27;DSC&#x27;" in page.text
     assert "its metrics are &#x27;HD&#x27;" in page.text
+    assert 'id="plan-pilot-kept"' not in page.text  # the refused table is not kept
+    assert 'name="pilot_table"' not in page.text
     api = client.post(
         reverse("api:task-plan", args=[task.pk]),
         {
