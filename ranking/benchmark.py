@@ -543,7 +543,8 @@ def main(argv: list[str] | None = None) -> int:
         f"python {sys.version.split()[0]}, numpy {np.__version__}, "
         f"scipy {scipy.__version__}, pandas {pd.__version__}, "
         f"{os.cpu_count()} CPUs, {default_workers()} engine worker threads "
-        f"({WORKERS_ENV} or min(cpu_count, 4)), load average at start "
+        f"({WORKERS_ENV} or min(cpu_count, 4)) for large significance maps "
+        "(tasks and planner blocks run on one thread), load average at start "
         f"{', '.join(f'{v:.1f}' for v in os.getloadavg())}",
         flush=True,
     )
