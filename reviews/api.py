@@ -284,6 +284,13 @@ class Resubmit(ReviewAPIView):
         )
 
 
+def _no_revision(revision: int | None, revisions: list[int]) -> str:
+    if not revisions:
+        return "The proposal has no submitted revision yet."
+    listed = ", ".join(str(r) for r in revisions)
+    return f"No submitted revision {revision}; the submitted revisions are {listed}."
+
+
 def _revision_param(request: Request, name: str, default: int | None) -> int:
     raw = request.query_params.get(name)
     if raw in (None, ""):
@@ -310,17 +317,16 @@ class Diff(ReviewAPIView):
     def get(self, request: Request, pk: int) -> Response:
         challenge = get_challenge(request, pk)
         revisions = list(challenge.versions.values_list("revision", flat=True))
-        latest = revisions[-1] if revisions else None
-        to = _revision_param(request, "to", latest)
+        if not revisions:  # nothing to compare, whatever was asked
+            raise ValidationError({"to": _no_revision(None, revisions)})
+        to = _revision_param(request, "to", revisions[-1])
         earlier = [r for r in revisions if r < to]
         frm = _revision_param(request, "from", earlier[-1] if earlier else None)
         versions = {}
         for name, revision in (("from", frm), ("to", to)):
             found = selectors.version(challenge, revision)
             if found is None:
-                raise ValidationError(
-                    {name: f"No submitted revision {revision}; there are {revisions}."}
-                )
+                raise ValidationError({name: _no_revision(revision, revisions)})
             versions[name] = found
         return Response(
             {

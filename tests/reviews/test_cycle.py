@@ -144,8 +144,20 @@ def test_diff_with_unknown_revision_names_the_parameter(under_review):
         f"/api/v1/challenges/{under_review.challenge.pk}/diff/?from=1&to=7"
     )
     assert response.status_code == 400
-    assert "to" in response.json()
-    assert "7" in str(response.json())
+    assert response.json()["to"] == [
+        "No submitted revision 7; the submitted revisions are 1."
+    ]
+
+
+def test_diff_of_a_proposal_never_submitted_says_so(world):
+    draft = registry_services.create_challenge(
+        owner=world.organizer, call=world.challenge.call, name="Unsent"
+    )
+    response = client_for(world.organizer).get(
+        f"/api/v1/challenges/{draft.pk}/diff/?from=5"
+    )
+    assert response.status_code == 400
+    assert response.json() == {"to": ["The proposal has no submitted revision yet."]}
 
 
 def test_a_resubmitted_revision_gives_its_reviewers_a_full_review_period(
