@@ -31,8 +31,11 @@ def test_health_answers_without_touching_anything(client, django_assert_num_quer
 
 def test_ready_reports_every_check(client, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
+    # What is reported, not how fast: on a loaded machine a thread may wait
+    # past the 1.5 s bound to be scheduled (the bound has tests of its own).
+    settings.READY_CHECK_SECONDS = 30
     body = client.get("/ready/").json()
-    assert body["status"] == "ok"
+    assert body["status"] == "ok", body  # the body names the failing check
     assert set(body["checks"]) == {"database", "cache", "broker", "media", "worker"}
     assert all(check["ok"] for check in body["checks"].values())
 
