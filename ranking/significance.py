@@ -266,8 +266,13 @@ def _signed_rank_batch(
             tie[b0:b1, fast] = cubes - total
         if slow.size:
             rows = np.arange(slow.size)[:, None]
-            ws = w[:, chunk.order_slow] * chunk.nz_slow
-            cum0 = np.zeros((ws.shape[0], slow.size, n + 1), dtype=np.int64)
+            # counts and cumulative counts are at most a sample's total, twice
+            # the rank sum at most 3 total**2: 32 bits while that fits (half
+            # the memory each step streams), exact either way
+            most = int(w.sum(axis=1).max())
+            ctype = np.int32 if 3 * most * most < 2**31 else np.int64
+            ws = (w[:, chunk.order_slow] * chunk.nz_slow).astype(ctype, copy=False)
+            cum0 = np.zeros((ws.shape[0], slow.size, n + 1), dtype=ctype)
             np.cumsum(ws, axis=2, out=cum0[:, :, 1:])
             cs = cum0[:, rows, chunk.start_slow]
             g = cum0[:, rows, chunk.end_slow] - cs
