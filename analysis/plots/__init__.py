@@ -4,6 +4,8 @@ output dict (contract §3) and the long results table. Every function returns a
 :func:`figure_png`, :func:`figure_pdf` or :func:`figure_svg` (byte-stable).
 """
 
+# first: registers modules the PDF backend imports but rarely uses as lazy
+from . import _lazy  # noqa: F401  (imported for its effect)
 from ._fitted import fitted_pdf
 from ._style import (
     MIN_PRINT_PT,

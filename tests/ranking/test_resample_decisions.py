@@ -9,11 +9,15 @@ import numpy as np
 import pytest
 
 from ranking import adjust_pvalues, pairwise_wilcoxon
+from ranking.bootstrap import leave_one_out_counts
 from ranking.significance import (
     _SMALL,
     PairedDifferences,
     _decide,
+    _leave_one_out_cases,
     _normal_upper_tail,
+    _prepare_chunk,
+    _signed_rank_batch,
     _significant_greater,
     _Threshold,
 )
@@ -128,9 +132,12 @@ def test_test_then_rank_bootstrap_does_not_import_scipy(tmp_path):
 
 
 @pytest.mark.parametrize("n_cases", [181, 182])  # 16-bit sums up to 181 cases
-def test_resample_rank_sums_equal_those_of_the_drawn_cases(n_cases):
+@pytest.mark.parametrize("decimals", [1, None])  # 1: tied |d| (32-bit sums)
+def test_resample_rank_sums_equal_those_of_the_drawn_cases(n_cases, decimals):
     rng = np.random.default_rng(5)
     x = rng.normal(size=(n_cases, 3)) + np.array([0.0, 0.1, 3.0])
+    if decimals is not None:
+        x = np.round(x, decimals)
     counts = _counts(rng, 6, n_cases)
 
     t2, n_eff, tie, _ = PairedDifferences(x).statistics(0, counts)
@@ -141,3 +148,33 @@ def test_resample_rank_sums_equal_those_of_the_drawn_cases(n_cases):
         assert np.array_equal(t2[b], expected[0][0])
         assert np.array_equal(n_eff[b], expected[1][0])
         assert np.array_equal(tie[b], expected[2][0])
+
+
+@pytest.mark.parametrize("decimals", [0, 1, 12])  # 0, 1: ties and zeros; 12: untied
+@pytest.mark.parametrize("missing", [0.0, 0.3])
+def test_leave_one_out_rank_sums_equal_those_of_the_general_resample(decimals, missing):
+    rng = np.random.default_rng(7)
+    x = np.round(rng.normal(size=(25, 5)), decimals)
+    x[rng.random(x.shape) < missing] = np.nan
+    x[3, :2] = x[3, 2]  # zero differences
+    counts = np.concatenate([*leave_one_out_counts(25), np.ones((1, 25), int)])
+    prepared = PairedDifferences(x)
+
+    for k in range(len(prepared.chunks)):
+        found = prepared.statistics(k, counts)
+        expected = _signed_rank_batch(
+            _prepare_chunk(*prepared.differences(k)), counts, zeros=True
+        )
+        for got, want in zip(found, expected, strict=True):
+            assert got.dtype == want.dtype
+            assert np.array_equal(got, want)
+
+
+def test_leave_one_out_cases_are_found_only_in_leave_one_out_counts():
+    rng = np.random.default_rng(2)
+    loo = np.ones((3, 4), dtype=np.int64)
+    loo[0, 2] = loo[2, 0] = 0  # row 1 leaves out a case of another target
+
+    assert _leave_one_out_cases(loo).tolist() == [2, 4, 0]
+    assert _leave_one_out_cases(_counts(rng, 5, 4)) is None  # bootstrap
+    assert _leave_one_out_cases(np.zeros((1, 4), dtype=np.int64)) is None

@@ -321,6 +321,13 @@ def test_violins_fall_back_to_summaries_without_samples():
     assert fig.axes[0].lines
 
 
+def _printed_by_fresh_interpreter(code: str) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    return out.stdout.split()
+
+
 def test_plots_do_not_import_pyplot():
     code = (
         "import sys; from analysis import plots; from ranking import simulate;"
@@ -328,10 +335,24 @@ def test_plots_do_not_import_pyplot():
         "plots.dot_box_plot(r, task='T1', metric='DSC', ranks={'A1': 1, 'A2': 2});"
         "print('matplotlib.pyplot' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    assert _printed_by_fresh_interpreter(code) == ["False"]
+
+
+def test_figure_pdfs_leave_font_subsetting_unloaded_until_a_type_42_font():
+    code = (
+        "import io, sys; from analysis import plots; from ranking import simulate;"
+        "from matplotlib.figure import Figure;"
+        "r = simulate.c_ideal(n_cases=5);"
+        "plots.fitted_pdf(lambda: plots.dot_box_plot("
+        "r, task='T1', metric='DSC', ranks={'A1': 1, 'A2': 2}));"
+        "print('fontTools.ttLib.tables.otTables' in sys.modules);"
+        "fig = Figure(); fig.text(0.5, 0.5, 'Type 42');"
+        "out = io.BytesIO(); fig.savefig(out, format='pdf');"
+        "import matplotlib; matplotlib.rcParams['pdf.fonttype'] = 42;"
+        "out42 = io.BytesIO(); fig.savefig(out42, format='pdf');"
+        "print(b'/FontFile2' in out42.getvalue(), b'/FontFile2' in out.getvalue())"
     )
-    assert out.stdout.strip() == "False"
+    assert _printed_by_fresh_interpreter(code) == ["False", "True", "False"]
 
 
 def test_report_figures_across_twenty_tasks_and_forty_algorithms_are_unclipped(
