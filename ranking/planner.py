@@ -713,7 +713,7 @@ def run_plan(
     number. One by default, whatever ``RANKING_WORKERS``: a block's numpy
     calls last microseconds, so two threads mostly trade the GIL — on two
     cores they took 75 % more CPU for no shorter wall time
-    (docs/benchmark.md, (d)).
+    (docs/engine-benchmark.md, (d)).
     """
     return run_prepared_plan(
         prepare_plan(spec, results=results, limits=limits), workers=workers
