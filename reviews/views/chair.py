@@ -84,7 +84,11 @@ def call_overview(request, pk: int):
     )
 
 
-def _decision_form(challenge, data=None) -> DecisionForm:
+def _decision_form(challenge, data=None, *, warnings=None) -> DecisionForm:
+    """``warnings``: the challenge's decision warnings when the caller has
+    them already (one query fewer)."""
+    if warnings is None:
+        warnings = selectors.decision_warnings(challenge)
     form = DecisionForm(
         data,
         prefix="decision",
@@ -93,7 +97,7 @@ def _decision_form(challenge, data=None) -> DecisionForm:
     form.helper.form_action = reverse("reviews:decide", args=[challenge.pk])
     form.helper.form_id = "decision-form"
     form.helper.inputs[0].id = "submit-decision"  # two forms on one page
-    if selectors.decision_warnings(challenge):
+    if warnings:
         # Shown next to the form before the chair decides, not only after.
         form.show_confirmation()
     return form
@@ -121,6 +125,7 @@ def _render_manage(
     labels = selectors.reviewer_labels(challenge)
     assignments = selectors.assignments_on(challenge)
     reviews = selectors.visible_review_data(request.user, challenge, labels=labels)
+    warnings = selectors.decision_warnings(challenge)
     context = {
         "challenge": challenge,
         "progress": selectors.review_progress(challenge),
@@ -134,7 +139,7 @@ def _render_manage(
         ],
         "role_choices": ReviewerRole.choices,
         "can_change": challenge.status in services.OPEN_REVIEW_STATES,
-        "decision_warnings": selectors.decision_warnings(challenge),
+        "decision_warnings": warnings,
         "assign_warnings": assign_warnings,
         "role_change": role_change,
         "suggestions": selectors.suggest_reviewers(challenge),
@@ -143,7 +148,7 @@ def _render_manage(
         "can_assign": challenge.status in services.ASSIGNABLE_STATES,
         "can_decide": challenge.status == ChallengeStatus.UNDER_REVIEW,
         "assign_form": assign_form or _assign_form(challenge),
-        "decision_form": decision_form or _decision_form(challenge),
+        "decision_form": decision_form or _decision_form(challenge, warnings=warnings),
         "refused": refused,
     }
     return render(request, "reviews/manage.html", context, status=status)
