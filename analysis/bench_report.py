@@ -31,7 +31,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -201,27 +200,24 @@ def _commit_tree(commit: str, directory: Path) -> Path:
 
 def _command(tree: Path, csv: Path, scheme: Path, pdf: Path) -> dict[str, float]:
     """``manage.py report`` of ``tree`` in a fresh process: wall and CPU
-    seconds and peak MiB of the command and its figure workers, pages, bytes."""
+    seconds and peak MiB of the command and its figure workers (their own, not
+    this process's: ``ranking.benchmark.measured_run``), pages, bytes."""
     from pypdf import PdfReader
 
-    args = [sys.executable, str(tree / "manage.py"), "report", str(csv)]
-    args += ["--scheme", str(scheme), "--output", str(pdf)]
+    from ranking.benchmark import measured_run
+
     env = {**os.environ, "MPLBACKEND": "Agg"}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
     load = os.getloadavg()[0]
-    wall = time.perf_counter()
-    process = subprocess.Popen(args, cwd=tree, env=env, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - wall
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode:
-        raise subprocess.CalledProcessError(process.returncode, args)
+    args = ["report", str(csv), "--scheme", str(scheme), "--output", str(pdf)]
+    wall, cpu, peak = measured_run(
+        str(tree / "manage.py"), args, module=False, cwd=tree, env=env
+    )
     data = pdf.read_bytes()
     return {
         "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime,
-        # the largest resident set of the command or one of its workers
-        "peak": usage.ru_maxrss / 1024,
+        "cpu": cpu,
+        "peak": peak,  # the largest resident set of the command or a worker
         "pages": len(PdfReader(io.BytesIO(data)).pages),
         "bytes": len(data),
         # a shared machine's wall time counts the other processes: the load

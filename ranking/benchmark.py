@@ -174,44 +174,59 @@ def _baseline_analysis(
     return float(wall), float(cpu)
 
 
-# `python -m ranking ARGS`, run through runpy as `-m` runs it, that writes the
-# process's own peak resident set (VmHWM, kB) to the file descriptor given as
-# its first argument when it exits. The child's rusage cannot say it: Linux
-# carries the high-water mark of the memory a child leaves at exec (the
+# Runs a module (`-m`) or a script through runpy, as Python would, and writes,
+# when it exits, the largest peak resident set (kB) of the process itself
+# (VmHWM) and of the child processes it waited for (its workers) to the file
+# descriptor given as its first argument. The child's rusage cannot say it:
+# Linux carries the high-water mark of the memory a child leaves at exec (the
 # benchmark's own, copied at fork) into the rusage of the new program, so a
 # child of a large benchmark process would report the benchmark's peak.
-_COMMAND_RUNNER = """
-import atexit, os, runpy, sys
+_PEAK_RUNNER = """
+import atexit, os, resource, runpy, sys
 def _report_peak(fd=int(sys.argv[1])):
     try:
         with open("/proc/self/status", encoding="ascii") as status:
-            peak = [line.split()[1] for line in status if line.startswith("VmHWM:")]
+            own = [int(line.split()[1]) for line in status if line.startswith("VmHWM:")]
     except OSError:
-        peak = []
-    os.write(fd, "".join(peak).encode())
+        own = []
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    os.write(fd, str(max(own[0], workers)).encode() if own else b"")
     os.close(fd)
 atexit.register(_report_peak)
-sys.argv = [sys.argv[0], *sys.argv[2:]]
-runpy.run_module("ranking", run_name="__main__", alter_sys=True)
+kind, target = sys.argv[2], sys.argv[3]
+sys.argv = [target, *sys.argv[4:]]
+if kind == "module":
+    runpy.run_module(target, run_name="__main__", alter_sys=True)
+else:
+    runpy.run_path(target, run_name="__main__")
 """
 
 
-def _run_command(pythonpath: Path, results: Path, scheme: Path) -> tuple[float, ...]:
-    """Wall seconds, CPU seconds (user + system, from the child's own rusage)
-    and peak RSS (MiB) of one whole-process run of ``python -m ranking``.
+def measured_run(
+    target: str,
+    args: list[str],
+    *,
+    module: bool,
+    cwd: Path,
+    env: dict[str, str],
+) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system of the process and the
+    workers it waited for) and peak RSS (MiB) of running ``target`` (a module
+    name when ``module``, else a script path) with ``args`` in a new process;
+    CalledProcessError if it fails.
 
-    The peak is the child's own (VmHWM at its exit), not ``ru_maxrss``, which
-    would include the benchmark's peak (see ``_COMMAND_RUNNER``); where there
-    is no ``/proc`` (not Linux), ``ru_maxrss`` is all there is."""
+    The peak is the command's own (see ``_PEAK_RUNNER``), not ``ru_maxrss``,
+    which would include the caller's peak; where there is no ``/proc`` (not
+    Linux), ``ru_maxrss`` is all there is."""
     read_end, write_end = os.pipe()
-    args = [str(write_end), str(results), "--scheme", str(scheme)]
+    kind = "module" if module else "path"
     start = time.perf_counter()
     try:
         child = subprocess.Popen(
-            [sys.executable, "-c", _COMMAND_RUNNER, *args],
+            [sys.executable, "-c", _PEAK_RUNNER, str(write_end), kind, target, *args],
             stdout=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONPATH": str(pythonpath)},
-            cwd=str(results.parent),
+            env=env,
+            cwd=str(cwd),
             pass_fds=(write_end,),
         )
     finally:
@@ -226,6 +241,18 @@ def _run_command(pythonpath: Path, results: Path, scheme: Path) -> tuple[float, 
     cpu = usage.ru_utime + usage.ru_stime
     peak_kib = int(own_kib) if own_kib else usage.ru_maxrss
     return wall, cpu, peak_kib / 1024
+
+
+def _run_command(pythonpath: Path, results: Path, scheme: Path) -> tuple[float, ...]:
+    """Wall seconds, CPU seconds and peak RSS (MiB, the command's own) of one
+    whole-process run of ``python -m ranking``."""
+    return measured_run(
+        "ranking",
+        [str(results), "--scheme", str(scheme)],
+        module=True,
+        cwd=results.parent,
+        env={**os.environ, "PYTHONPATH": str(pythonpath)},
+    )
 
 
 def _interleaved_commands(
